@@ -1,0 +1,48 @@
+"""``thinkbench-eval``: the ``lm_eval`` command, with this plugin's tasks and models known.
+
+Plain ``lm_eval`` finds the tasks once the package is pip-installed (the wheel puts them in
+lm-eval's own task tree) but cannot load plugin models, because lm-eval 0.4.13 resolves
+``--model`` before anything imports a plugin. This wrapper registers the models first and, in
+a source checkout or editable install where the YAMLs are not inside lm-eval, adds the task
+folder as ``--include_path``. Every ``lm_eval`` argument and subcommand works unchanged.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from lm_eval_thinkbench import TASKS_DIR
+
+
+def tasks_installed() -> bool:
+    """True when the wheel placed the task YAMLs inside lm-eval's task tree."""
+    import lm_eval.tasks
+
+    return any((Path(lm_eval.tasks.__file__).parent / "thinkbench").rglob("*.yaml"))
+
+
+def with_task_path(argv: list[str]) -> list[str]:
+    """``argv`` with ``--include_path`` added when the tasks are not installed in lm-eval."""
+    if tasks_installed() or not Path(TASKS_DIR).is_dir():
+        return argv
+    if any(a == "--include_path" or a.startswith("--include_path=") for a in argv):
+        raise SystemExit(
+            "thinkbench-eval: this is a source checkout, so the thinkbench tasks need "
+            f"--include_path {TASKS_DIR}; lm-eval takes a single include path, so put your "
+            "own tasks beside them or pip install the package (non-editable)."
+        )
+    return [*argv, "--include_path", TASKS_DIR] if argv else argv
+
+
+def eval_main(argv: list[str] | None = None) -> None:
+    import lm_eval_thinkbench.models  # noqa: F401  - registers thinkbench-* models
+    from lm_eval.__main__ import cli_evaluate
+
+    args = sys.argv[1:] if argv is None else argv
+    sys.argv = [sys.argv[0], *with_task_path(list(args))]
+    cli_evaluate()
+
+
+if __name__ == "__main__":
+    eval_main()

@@ -1,0 +1,1 @@
+"""Thin lm-eval adapters (dataset loader, filter, metrics) over the pure core."""

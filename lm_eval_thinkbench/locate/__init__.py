@@ -1,0 +1,1 @@
+"""First-correct locators: where does the reasoning first commit to the right answer?"""

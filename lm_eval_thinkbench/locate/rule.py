@@ -1,0 +1,107 @@
+"""The deterministic, offline first-correct locator.
+
+The first-correct position is where the reasoning first *commits* to an answer equivalent to
+the gold. A restated problem or an intermediate quantity that happens to equal the gold is not
+a commitment, so only *answer statements* are graded:
+
+* ``\\boxed{X}`` (or ``\\fbox``);
+* "the (final) answer is X", "answer: X";
+* a sentence opening with a conclusion word (So, Thus, Therefore, Hence, That gives, Which
+  gives) whose last clause is "... is X" or "... = X".
+
+Each statement's value is graded with the same checker as the final answer. The step holding
+the earliest equivalent statement is the first-correct step, and the record quotes the
+statement so a reader can check it by eye.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from lm_eval_thinkbench.math.extract import all_boxed, strip_answer
+from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.steps import Span, step_index_at
+
+# A value runs to the end of its sentence: a period followed by space or end, a newline,
+# a question mark, or the end of the text. Inline math is taken whole.
+_VALUE = r"(?P<value>\$[^$\n]{1,200}\$|\\\((?:(?!\\\)).){1,200}\\\)|[^\n]{1,200}?)(?=\s*(?:[.;!?](?:\s|$)|\n|$))"
+_PHRASE = re.compile(
+    r"(?<!\w)(?:the\s+)?(?:final\s+)?answer\s*(?:is|:|=|should\s+be|would\s+be)\s*:?\s*" + _VALUE,
+    re.IGNORECASE,
+)
+_CONCLUSION = re.compile(
+    r"(?:^|(?<=[.!?]\s)|(?<=\n))\s*(?:so|thus|therefore|hence|that\s+gives|which\s+gives|"
+    r"this\s+gives)\b[^\n]*?(?:\bis|=)\s*" + _VALUE,
+    re.IGNORECASE,
+)
+_MAX_VALUE_CHARS = 80
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One answer statement: where it is, what it says, and which rule found it."""
+
+    start: int
+    end: int
+    value: str
+    kind: str
+
+
+@dataclass(frozen=True)
+class FirstCorrect:
+    """The located first-correct statement, or None fields when the reasoning has none.
+
+    ``timeouts`` counts checks that hit the grading deadline (scored as not equivalent).
+    """
+
+    step_index: int | None
+    char_end: int | None
+    quote: str | None
+    value: str | None
+    candidates: int
+    timeouts: int
+
+
+def find_statements(text: str) -> list[Statement]:
+    """All answer statements in ``text``, in order of position, values lightly cleaned."""
+    found = [Statement(s, e, v, "boxed") for s, e, v in all_boxed(text)]
+    for kind, pattern in (("phrase", _PHRASE), ("conclusion", _CONCLUSION)):
+        for m in pattern.finditer(text):
+            value = strip_answer(m.group("value"))
+            if value and len(value) <= _MAX_VALUE_CHARS and "\\boxed" not in value:
+                found.append(Statement(m.start("value"), m.end("value"), value, kind))
+    found.sort(key=lambda s: (s.start, s.end))
+    return found
+
+
+def locate_first_correct(
+    reasoning: str, steps: Sequence[Span], gold: str, grader: Grader
+) -> FirstCorrect:
+    """Find the earliest step of ``reasoning`` with a statement equivalent to ``gold``.
+
+    Distinct values are graded once each, in order of first appearance, in one batched call;
+    the earliest statement of the first equivalent value is the answer. The located step is
+    the one containing the statement's start; tokens are later counted through its end.
+    """
+    statements = [s for s in find_statements(reasoning) if step_index_at(steps, s.start) is not None]
+    values = list(dict.fromkeys(s.value for s in statements))
+    if not values:
+        return FirstCorrect(None, None, None, None, 0, 0)
+    match = grader.first_equivalent(gold, values)
+    if match.index is None:
+        return FirstCorrect(None, None, None, None, len(values), match.timeouts)
+    value = values[match.index]
+    hit = next(s for s in statements if s.value == value)
+    step = step_index_at(steps, hit.start)
+    assert step is not None  # statements outside every step were filtered out above
+    return FirstCorrect(
+        step_index=step,
+        char_end=steps[step].end,
+        quote=reasoning[hit.start : hit.end],
+        value=value,
+        candidates=len(values),
+        timeouts=match.timeouts,
+    )
+

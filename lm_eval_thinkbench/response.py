@@ -1,0 +1,72 @@
+"""One model response, with the parts an OpenAI-compatible server may return separately.
+
+lm-eval models hand a task one string per request. Servers with a reasoning parser (vLLM,
+SGLang, DeepSeek's API) return the chain of thought in a separate ``reasoning_content`` (or
+``reasoning``) field, with token counts in ``usage``; a plain string would lose both. Our chat
+model therefore returns a small JSON *envelope* that the trace splitter recognises. The envelope
+is what ``--log_samples`` stores, so nothing the server said is lost; any other string is an
+ordinary completion.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+ENVELOPE_KEY = "thinkbench_response"
+ENVELOPE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class ModelResponse:
+    """What the server returned for one request.
+
+    ``reasoning`` is None when the server sent no separate reasoning field (the chain of
+    thought, if any, is then inline in ``content``). ``usage`` holds the server's own token
+    counts, verbatim; ``finish_reason`` is "length" when generation hit the token limit.
+    """
+
+    content: str
+    reasoning: str | None = None
+    finish_reason: str | None = None
+    usage: dict[str, Any] = field(default_factory=dict)
+
+    def to_wire(self) -> str:
+        """Serialise for lm-eval (a plain string that round-trips through the sample logs)."""
+        payload = {ENVELOPE_KEY: ENVELOPE_VERSION, **asdict(self)}
+        return json.dumps(payload, ensure_ascii=False)
+
+
+def from_wire(raw: object) -> ModelResponse:
+    """Read what a model returned: an envelope from our chat model, or any plain text.
+
+    Never raises: ``None`` (some servers send null content) becomes empty content, non-UTF-8
+    bytes are decoded with replacement, and a string that merely looks like JSON is plain text.
+    """
+    if raw is None:
+        return ModelResponse(content="")
+    if isinstance(raw, bytes):
+        raw = raw.decode("utf-8", errors="replace")
+    if not isinstance(raw, str):
+        raw = str(raw)
+    if raw.startswith("{") and ENVELOPE_KEY in raw[:64]:
+        try:
+            payload = json.loads(raw)
+        except ValueError:
+            return ModelResponse(content=raw)
+        if isinstance(payload, dict) and payload.get(ENVELOPE_KEY) == ENVELOPE_VERSION:
+            usage = payload.get("usage")
+            reasoning = payload.get("reasoning")
+            finish = payload.get("finish_reason")
+            return ModelResponse(
+                content=_text(payload.get("content")),
+                reasoning=None if reasoning is None else _text(reasoning),
+                finish_reason=finish if isinstance(finish, str) else None,
+                usage=usage if isinstance(usage, dict) else {},
+            )
+    return ModelResponse(content=raw)
+
+
+def _text(value: object) -> str:
+    return "" if value is None else value if isinstance(value, str) else str(value)

@@ -1,0 +1,114 @@
+"""Step splitting and thought-switch counting, as character spans into the original text.
+
+Spans rather than strings: token counts are always taken on what the model wrote, so a
+first-correct position found in step *k* becomes ``tokens(text[:spans[k].end])``.
+
+The same ``PhraseMatcher`` counts thought switches and splits on them, so the two cannot
+disagree about what a switch is.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+#: Phrases that start a new line of thought. Chosen from the switch markers studied in
+#: "Thoughts Are All Over the Place" (Wang et al. 2025) and EvalScope's ThinkBench list, plus
+#: R1's most frequent one, a sentence-opening "Wait,". A bare "wait" is not counted ("wait
+#: for the train"); "but wait" and "wait," overlap and count once. Matching is
+#: case-insensitive on word boundaries.
+DEFAULT_SWITCH_PHRASES: tuple[str, ...] = (
+    "alternatively",
+    "but wait",
+    "wait,",
+    "hmm, wait",
+    "let me reconsider",
+    "on second thought",
+    "another approach",
+    "another way",
+    "another method",
+    "another angle",
+)
+
+#: Blank lines, the paragraph breaks reasoning models put between steps.
+DEFAULT_SEPARATOR = r"\n[ \t]*\n"
+
+
+@dataclass(frozen=True)
+class Span:
+    """A half-open character range ``[start, end)``."""
+
+    start: int
+    end: int
+
+    def of(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+class PhraseMatcher:
+    """Finds switch phrases: case-insensitive, on word boundaries, longest phrase first.
+
+    A phrase ending in a letter must not run on into a word ("alternatively" is not matched
+    inside "alternativelyx"); one ending in punctuation ("wait,") needs no right boundary.
+    """
+
+    def __init__(self, phrases: Iterable[str] = DEFAULT_SWITCH_PHRASES) -> None:
+        self.phrases = tuple(dict.fromkeys(p.strip().lower() for p in phrases if p.strip()))
+        if not self.phrases:
+            raise ValueError("a phrase list needs at least one phrase")
+        parts = [
+            re.escape(p) + (r"(?!\w)" if p[-1].isalnum() else "")
+            for p in sorted(self.phrases, key=len, reverse=True)
+        ]
+        self._pattern = re.compile(r"(?<!\w)(?:" + "|".join(parts) + ")", re.IGNORECASE)
+
+    def find(self, text: str) -> list[Span]:
+        return [Span(m.start(), m.end()) for m in self._pattern.finditer(text)]
+
+    def count(self, text: str) -> int:
+        return sum(1 for _ in self._pattern.finditer(text))
+
+
+def split_separator(text: str, separator: str = DEFAULT_SEPARATOR) -> list[Span]:
+    """Steps between separator matches (a regex), whitespace trimmed, empty steps dropped."""
+    spans: list[Span] = []
+    start = 0
+    for m in re.finditer(separator, text):
+        _append_trimmed(spans, text, start, m.start())
+        start = m.end()
+    _append_trimmed(spans, text, start, len(text))
+    return spans
+
+
+def split_keywords(text: str, matcher: PhraseMatcher) -> list[Span]:
+    """Steps that each begin at a switch phrase (the text before the first one is step 0)."""
+    cuts = [0, *(s.start for s in matcher.find(text)), len(text)]
+    spans: list[Span] = []
+    for a, b in zip(cuts, cuts[1:]):
+        _append_trimmed(spans, text, a, b)
+    return spans
+
+
+def step_index_at(spans: Sequence[Span], offset: int) -> int | None:
+    """Index of the step containing character ``offset`` (None if it falls between steps).
+
+    ``spans`` are sorted and disjoint, as every splitter here returns them: binary search.
+    """
+    lo, hi = 0, len(spans)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if spans[mid].end <= offset:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < len(spans) and spans[lo].start <= offset else None
+
+
+def _append_trimmed(spans: list[Span], text: str, start: int, end: int) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end > start:
+        spans.append(Span(start, end))

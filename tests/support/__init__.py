@@ -1,0 +1,1 @@
+"""Shared test helpers (a scripted OpenAI-compatible server, ...) reused across test modules."""
