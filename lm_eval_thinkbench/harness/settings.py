@@ -12,7 +12,7 @@ Keys (all optional):
 * ``step_separator``: regex between reasoning steps (default: blank lines);
 * ``truncated``: ``lenient`` or ``zero`` (how responses without an end marker are graded);
 * ``thinkbench_tokenizer``: the tokenizer that counts (hub name or local path); by default the
-  model's own (its ``tokenizer`` or ``pretrained`` model arg), else the offline Qwen default.
+  model's own (its ``tokenizer``, ``pretrained`` or ``model`` arg), else the offline Qwen default.
 """
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ def configure(metadata: Mapping[str, Any]) -> RunSettings:
         truncated=str(metadata.get("truncated", "lenient")),
     )
     model_names = tuple(
-        str(metadata[k]) for k in ("tokenizer", "pretrained") if isinstance(metadata.get(k), str)
+        str(metadata[k]) for k in ("tokenizer", "pretrained", "model") if isinstance(metadata.get(k), str)
     )
     explicit = metadata.get("thinkbench_tokenizer")
     _current = RunSettings(scoring, str(explicit) if explicit else None, model_names)
