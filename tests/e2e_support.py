@@ -1,0 +1,99 @@
+"""Helpers for the end-to-end tests: start the simulated server, run lm_eval, compute truth.
+
+The expected figures come from the simulator's *known truth* (which step first states the
+gold, how many switch phrases it wrote, whether it truncated, what it boxed), counted with the
+same tokenizer, never from the plugin's own splitter, checker or locator.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import subprocess
+import sys
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from statistics import fmean
+
+from lm_eval_thinkbench.simulate.traces import simulate
+from lm_eval_thinkbench.tokens import get_counter
+
+BIN = Path(sys.executable).parent
+_BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+
+
+@contextmanager
+def sim_server(data: Path, *extra: str) -> Iterator[str]:
+    """A running ``thinkbench-sim-server``; yields its base URL."""
+    proc = subprocess.Popen(
+        [str(BIN / "thinkbench-sim-server"), "--data", str(data), "--port", "0", *extra],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    try:
+        line = proc.stdout.readline() if proc.stdout else ""
+        assert line.startswith("READY "), f"server did not start: {line!r}"
+        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def run_cli(cmd: list[str], env: dict[str, str], timeout: float = 600) -> None:
+    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
+    assert proc.returncode == 0, f"{cmd[0]} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
+
+
+def read_results(out: Path) -> tuple[dict, list[dict]]:
+    """The newest results JSON under ``out`` and every logged sample line."""
+    results = sorted(out.rglob("results_*.json"))
+    assert results, f"no results under {out}"
+    samples = [
+        json.loads(line) for f in sorted(out.rglob("samples_*.jsonl")) for line in f.open()
+    ]
+    return json.loads(results[-1].read_text()), samples
+
+
+def expected_figures(docs: list[dict], seed: int) -> dict[str, dict[str, float]]:
+    """Per level (1-5) and for the whole set, the figures implied by the simulator's truth."""
+    counter = get_counter(None)
+    per_level: dict[str, list[dict]] = defaultdict(list)
+    for doc in docs:
+        trace = simulate(doc, seed=seed)
+        truth = trace.truth
+        reasoning = trace.reasoning
+        r_tokens = counter.count(reasoning)
+        if truth.truncated:
+            boxed = _BOXED.findall(reasoning)  # lenient policy: the last box of the reasoning
+            correct = bool(boxed) and boxed[-1].strip() == doc["answer"].strip()
+        else:
+            correct = truth.final_correct
+        if truth.first_correct_char_end is not None:
+            first = counter.count(reasoning[: truth.first_correct_char_end])
+        else:
+            first = r_tokens
+        row = {
+            "exact_match": float(correct),
+            "reasoning_tokens": r_tokens,
+            "answer_tokens": counter.count(trace.content.strip()),
+            "truncated": float(truth.truncated),
+            "thought_num": truth.thought_num,
+            "first_correct_tokens": first if correct else None,
+            "reflection_tokens": r_tokens - first if correct else None,
+            "token_efficiency": (first / r_tokens if r_tokens else 1.0) if correct else None,
+        }
+        per_level[f"level{doc['level']}"].append(row)
+        per_level["all"].append(row)
+    return {name: _means(rows) for name, rows in per_level.items()}
+
+
+def _means(rows: list[dict]) -> dict[str, float]:
+    out = {}
+    for key in rows[0]:
+        values = [r[key] for r in rows if r[key] is not None]
+        out[key] = fmean(values) if values else math.nan
+    return out

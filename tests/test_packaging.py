@@ -1,0 +1,71 @@
+"""The tasks as a harness user meets them: listed, validated, loaded from local data."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lm_eval_thinkbench import TASKS_DIR
+from lm_eval_thinkbench.cli import tasks_installed, with_task_path
+from lm_eval_thinkbench.harness.data import DatasetError, load_math500, read_jsonl
+
+LM_EVAL = str(Path(sys.executable).parent / "lm_eval")
+TASKS = ["thinkbench_math500"] + [f"thinkbench_math500_level{i}" for i in range(1, 6)]
+
+
+def _include() -> list[str]:
+    return [] if tasks_installed() else ["--include_path", TASKS_DIR]
+
+
+def test_lm_eval_lists_the_group_and_its_levels():
+    out = subprocess.run(
+        [LM_EVAL, "ls", "tasks", *_include()], capture_output=True, text=True, check=True
+    ).stdout
+    for task in TASKS:
+        assert task in out
+
+
+def test_lm_eval_validate_accepts_the_group():
+    proc = subprocess.run(
+        [LM_EVAL, "validate", "--tasks", "thinkbench_math500", *_include()],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
+def test_thinkbench_eval_adds_the_task_path_only_when_needed():
+    argv = ["--tasks", "thinkbench_math500"]
+    if tasks_installed():
+        assert with_task_path(argv) == argv
+    else:
+        assert with_task_path(argv) == [*argv, "--include_path", TASKS_DIR]
+
+
+def test_levels_have_the_published_sizes(math500_path):
+    sizes = [len(load_math500(level=i, math500_path=str(math500_path))["test"]) for i in range(1, 6)]
+    assert sizes == [43, 90, 105, 128, 134]
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (None, "cannot read"),
+        ("{not json\n", ":1: not valid JSON"),
+        ('{"problem": "p", "answer": "1"}\n', ":1: missing fields"),
+        ('{"problem": "p", "answer": "1", "level": 9, "unique_id": "u"}\n', "level 9 is not 1-5"),
+        ("\n\n", "holds no problems"),
+        (b"\xff\xfe\x00", "cannot read"),
+    ],
+)
+def test_bad_local_file_gives_one_clear_error(tmp_path, content, message):
+    path = tmp_path / "math.jsonl"
+    if isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    with pytest.raises(DatasetError, match=message) as err:
+        read_jsonl(path)
+    assert str(path) in str(err.value)
+    assert "problem, answer, level, unique_id" in str(err.value)
