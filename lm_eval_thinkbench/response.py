@@ -25,12 +25,15 @@ class ModelResponse:
     ``reasoning`` is None when the server sent no separate reasoning field (the chain of
     thought, if any, is then inline in ``content``). ``usage`` holds the server's own token
     counts, verbatim; ``finish_reason`` is "length" when generation hit the token limit.
+    ``error`` is set (with ``finish_reason="error"`` and empty content) when the request still
+    failed after retries: the run goes on and the failure stays visible in the sample logs.
     """
 
     content: str
     reasoning: str | None = None
     finish_reason: str | None = None
     usage: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
 
     def to_wire(self) -> str:
         """Serialise for lm-eval (a plain string that round-trips through the sample logs)."""
@@ -59,11 +62,13 @@ def from_wire(raw: object) -> ModelResponse:
             usage = payload.get("usage")
             reasoning = payload.get("reasoning")
             finish = payload.get("finish_reason")
+            error = payload.get("error")
             return ModelResponse(
                 content=_text(payload.get("content")),
                 reasoning=None if reasoning is None else _text(reasoning),
                 finish_reason=finish if isinstance(finish, str) else None,
                 usage=usage if isinstance(usage, dict) else {},
+                error=None if error is None else _text(error),
             )
     return ModelResponse(content=raw)
 

@@ -1,0 +1,68 @@
+import pytest
+
+from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
+from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.steps import split_separator
+
+
+@pytest.fixture(scope="module")
+def grader():
+    with Grader(deadline=3.0) as g:
+        yield g
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("So the answer is $\\frac{14}{3}$.", ["\\frac{14}{3}"]),
+        ("That means the answer is 12.", ["12"]),
+        ("Thus the value we are looking for is $3\\sqrt{13}$.", ["3\\sqrt{13}"]),
+        ("Therefore, the required value $= 7$.", ["7"]),
+        ("Hence the result is $\\boxed{x=5}$.", ["x=5"]),
+        ("Final check.\nAnswer: $2.5$", ["2.5"]),
+        ("**Final Answer**\n\\[\n\\boxed{\\$18.90}\n\\]", ["\\$18.90"]),
+        ("So the total is $11,\\! 111,\\! 100$.", ["11,\\! 111,\\! 100"]),
+        # not statements: restating, intermediate quantities, hedged guesses
+        ("We are told the sum is 10 and x = 4.", []),
+        ("One value I keep coming back to is $5$, but I have not justified it.", []),
+        ("Maybe something like $5$ could come out, though I can't confirm it.", []),
+    ],
+)
+def test_answer_statements(text, values):
+    assert [s.value for s in find_statements(text)] == values
+
+
+def test_earliest_committed_step_is_found(grader):
+    reasoning = (
+        "The problem asks for 1/2 + 1/4. We are told the result is a fraction.\n\n"
+        "So the answer is $\\frac{1}{2}$.\n\n"  # wrong statement first
+        "Wait, I forgot the quarter. 1/2 + 1/4 = 3/4.\n\n"
+        "So the answer is $0.75$.\n\n"  # equivalent to the gold, different form
+        "Let me verify: yes, the answer is $\\frac{3}{4}$."
+    )
+    steps = split_separator(reasoning)
+    found = locate_first_correct(reasoning, steps, "\\frac{3}{4}", grader)
+    assert found.step_index == 3
+    assert found.char_end == steps[3].end
+    assert found.quote == "$0.75$" and found.value == "0.75"
+
+
+def test_intermediate_equal_to_gold_is_not_a_commitment(grader):
+    reasoning = "We have 3/4 of the cake left, that is 0.75.\n\nTherefore the answer is 2."
+    found = locate_first_correct(reasoning, split_separator(reasoning), "\\frac{3}{4}", grader)
+    assert found.step_index is None and found.candidates == 1
+
+
+def test_no_statements_no_checks(grader):
+    found = locate_first_correct("", [], "1", grader)
+    assert (found.step_index, found.candidates) == (None, 0)
+
+
+def test_hostile_statement_before_the_right_one_costs_at_most_the_budget(grader):
+    import time
+
+    reasoning = "So the answer is $5^{5^{5^{5^5}}}$.\n\nSo the answer is $5$."
+    t = time.monotonic()
+    found = locate_first_correct(reasoning, split_separator(reasoning), "5", grader)
+    assert found.step_index == 1
+    assert time.monotonic() - t < 2 * 3.0 + 2
