@@ -21,7 +21,7 @@ from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
 from lm_eval_thinkbench.response import ModelResponse
-from lm_eval_thinkbench.simulate import SCENARIOS, SimTrace, simulate
+from lm_eval_thinkbench.simulate import SCENARIOS, SimTrace, respond
 
 
 @register_model("thinkbench-sim")
@@ -62,7 +62,7 @@ class SimulatedReasoner(LM):
         for request in requests:
             repeat = seen.get(id(request), 0)
             seen[id(request)] = repeat + 1
-            trace = simulate(
+            trace = respond(
                 request.doc,
                 seed=self.seed + repeat,
                 scenario=self.scenario,
