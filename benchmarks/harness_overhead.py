@@ -50,7 +50,7 @@ def main() -> None:
     startup = time.perf_counter() - t0
 
     per_doc = []
-    for doc, resp in zip(docs, responses):
+    for doc, resp in zip(docs, responses, strict=True):
         t = time.perf_counter()
         records = filt.apply([[resp]], [doc])
         process_results(doc, records)
@@ -59,8 +59,10 @@ def main() -> None:
     q = statistics.quantiles(per_doc, n=20)
     print(f"documents          {len(docs)} (mean response {mean_tokens:,.0f} tokens)")
     print(f"grader start-up    {startup * 1000:.0f} ms (once per run)")
-    print(f"per document       median {statistics.median(per_doc):.1f} ms, "
-          f"p95 {q[18]:.1f} ms, max {max(per_doc):.1f} ms")
+    print(
+        f"per document       median {statistics.median(per_doc):.1f} ms, "
+        f"p95 {q[18]:.1f} ms, max {max(per_doc):.1f} ms"
+    )
     print(f"total              {sum(per_doc) / 1000:.2f} s")
 
 

@@ -36,8 +36,9 @@ def with_task_path(argv: list[str]) -> list[str]:
 
 
 def eval_main(argv: list[str] | None = None) -> None:
-    import lm_eval_thinkbench.models  # noqa: F401  - registers thinkbench-* models
     from lm_eval.__main__ import cli_evaluate
+
+    import lm_eval_thinkbench.models  # noqa: F401  - registers thinkbench-* models
 
     args = sys.argv[1:] if argv is None else argv
     sys.argv = [sys.argv[0], *with_task_path(list(args))]

@@ -49,7 +49,9 @@ class ScoringConfig:
 
     def __post_init__(self) -> None:
         if self.truncated not in TRUNCATED_POLICIES:
-            raise ValueError(f"truncated must be one of {TRUNCATED_POLICIES}, not {self.truncated!r}")
+            raise ValueError(
+                f"truncated must be one of {TRUNCATED_POLICIES}, not {self.truncated!r}"
+            )
 
 
 @dataclass(frozen=True)

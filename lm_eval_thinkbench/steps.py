@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 #: Phrases that start a new line of thought. Chosen from the switch markers studied in
 #: "Thoughts Are All Over the Place" (Wang et al. 2025) and EvalScope's ThinkBench list, plus
@@ -85,7 +86,7 @@ def split_keywords(text: str, matcher: PhraseMatcher) -> list[Span]:
     """Steps that each begin at a switch phrase (the text before the first one is step 0)."""
     cuts = [0, *(s.start for s in matcher.find(text)), len(text)]
     spans: list[Span] = []
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in pairwise(cuts):
         _append_trimmed(spans, text, a, b)
     return spans
 

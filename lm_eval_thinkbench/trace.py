@@ -49,7 +49,9 @@ MARKER_SETS: dict[str, MarkerSet] = {
 }
 
 # Harmony's closing tokens would otherwise be counted as answer text.
-_TRAILING_SPECIALS = re.compile(r"(?:<\|return\|>|<\|end\|>|<\|im_end\|>|<｜end▁of▁sentence｜>)+\s*$")
+_TRAILING_SPECIALS = re.compile(
+    r"(?:<\|return\|>|<\|end\|>|<\|im_end\|>|<｜end▁of▁sentence｜>)+\s*$"
+)
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,7 @@ def split_trace(raw: object, markers: str | MarkerSet = "think") -> Trace:
     for last_end in marker_set.end.finditer(content):  # noqa: B007 - keep the last match
         pass
     head, answer = (
-        (content[: last_end.start()], content[last_end.end() :])
-        if last_end
-        else (content, "")
+        (content[: last_end.start()], content[last_end.end() :]) if last_end else (content, "")
     )
     if marker_set.start is not None:
         opened = marker_set.start.search(head)

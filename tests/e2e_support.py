@@ -52,9 +52,7 @@ def read_results(out: Path) -> tuple[dict, list[dict]]:
     """The newest results JSON under ``out`` and every logged sample line."""
     results = sorted(out.rglob("results_*.json"))
     assert results, f"no results under {out}"
-    samples = [
-        json.loads(line) for f in sorted(out.rglob("samples_*.jsonl")) for line in f.open()
-    ]
+    samples = [json.loads(line) for f in sorted(out.rglob("samples_*.jsonl")) for line in f.open()]
     return json.loads(results[-1].read_text()), samples
 
 

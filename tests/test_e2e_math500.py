@@ -62,13 +62,16 @@ def test_lm_eval_local_chat_completions_matches_truth(tmp_path, math500_path):
         run_cli(
             [
                 str(BIN / "lm_eval"),
-                "--model", "local-chat-completions",
+                "--model",
+                "local-chat-completions",
                 "--model_args",
-                f"model=sim,base_url={url}/chat/completions,num_concurrent=8,max_retries=1",
-                "--tasks", "thinkbench_math500",
+                f"model=sim,base_url={url}/chat/completions,num_concurrent=8,max_retries=1,seed={SEED}",
+                "--tasks",
+                "thinkbench_math500",
                 "--apply_chat_template",
                 "--log_samples",
-                "--output_path", str(tmp_path),
+                "--output_path",
+                str(tmp_path),
                 *_task_args(),
             ],
             _env(math500_path),
@@ -78,7 +81,7 @@ def test_lm_eval_local_chat_completions_matches_truth(tmp_path, math500_path):
     assert len(samples) == 500
     sample = samples[0]
     assert sample["resps"][0][0].startswith("<think>")  # the raw response is kept
-    record = sample["filtered_resps"][0][0]
+    record = json.loads(sample["filtered_resps"][0][0])
     assert record["tokenizer"].startswith("qwen2.5") and record["locator"] == "rule"
     assert results["results"]["thinkbench_math500"]["alias"]
 
@@ -91,12 +94,16 @@ def test_thinkbench_chat_with_separate_reasoning_field(tmp_path, math500_path):
         run_cli(
             [
                 str(BIN / "thinkbench-eval"),
-                "--model", "thinkbench-chat",
-                "--model_args", f"model=sim,base_url={url},num_concurrent=8",
-                "--tasks", "thinkbench_math500_level1,thinkbench_math500_level5",
+                "--model",
+                "thinkbench-chat",
+                "--model_args",
+                f"model=sim,base_url={url},num_concurrent=8,seed={SEED}",
+                "--tasks",
+                "thinkbench_math500_level1,thinkbench_math500_level5",
                 "--apply_chat_template",
                 "--log_samples",
-                "--output_path", str(tmp_path),
+                "--output_path",
+                str(tmp_path),
             ],
             _env(math500_path),
         )

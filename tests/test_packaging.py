@@ -44,7 +44,9 @@ def test_thinkbench_eval_adds_the_task_path_only_when_needed():
 
 
 def test_levels_have_the_published_sizes(math500_path):
-    sizes = [len(load_math500(level=i, math500_path=str(math500_path))["test"]) for i in range(1, 6)]
+    sizes = [
+        len(load_math500(level=i, math500_path=str(math500_path))["test"]) for i in range(1, 6)
+    ]
     assert sizes == [43, 90, 105, 128, 134]
 
 

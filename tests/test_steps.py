@@ -53,4 +53,12 @@ def test_keyword_split_uses_the_same_matcher():
 
 def test_step_index_at():
     spans = [Span(0, 5), Span(7, 10), Span(12, 20)]
-    assert [step_index_at(spans, o) for o in (0, 4, 5, 7, 11, 19, 20)] == [0, 0, None, 1, None, 2, None]
+    assert [step_index_at(spans, o) for o in (0, 4, 5, 7, 11, 19, 20)] == [
+        0,
+        0,
+        None,
+        1,
+        None,
+        2,
+        None,
+    ]

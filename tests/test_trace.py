@@ -62,7 +62,9 @@ def test_empty_reasoning_field_falls_back_to_inline_markers():
     assert (t.reasoning, t.answer, t.source) == ("a", "b", "markers")
 
 
-@pytest.mark.parametrize("raw", [None, "", b"\xff\xfe<think>x</think>y", 12, '{"thinkbench_response": 1,'])
+@pytest.mark.parametrize(
+    "raw", [None, "", b"\xff\xfe<think>x</think>y", 12, '{"thinkbench_response": 1,']
+)
 def test_broken_input_never_raises(raw):
     t = split_trace(raw)
     assert isinstance(t.reasoning, str) and isinstance(t.answer, str)

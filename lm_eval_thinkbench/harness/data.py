@@ -55,7 +55,9 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
         try:
             row = json.loads(line)
         except ValueError as exc:
-            raise DatasetError(f"{path}:{lineno}: not valid JSON ({exc}); expected {expected}") from exc
+            raise DatasetError(
+                f"{path}:{lineno}: not valid JSON ({exc}); expected {expected}"
+            ) from exc
         if not isinstance(row, dict) or any(f not in row for f in FIELDS):
             raise DatasetError(f"{path}:{lineno}: missing fields; expected {expected}")
         rows.append(_normalise(row, f"{path}:{lineno}", expected))

@@ -11,6 +11,7 @@ Per document, the filter's records (one per repeat) become:
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Sequence
 from statistics import fmean
@@ -24,7 +25,7 @@ groups.install()
 
 
 def process_results(doc: dict, results: Sequence[Any]) -> dict[str, Any]:
-    records = results[0] if isinstance(results[0], list) else list(results)
+    records = [json.loads(r) for r in (results[0] if isinstance(results[0], list) else results)]
     correct = [r for r in records if r["correct"]]
     out: dict[str, Any] = {"exact_match": fmean(float(r["correct"]) for r in records)}
     for name in MEAN_METRICS:

@@ -48,7 +48,9 @@ def configure(metadata: Mapping[str, Any]) -> RunSettings:
         truncated=str(metadata.get("truncated", "lenient")),
     )
     model_names = tuple(
-        str(metadata[k]) for k in ("tokenizer", "pretrained", "model") if isinstance(metadata.get(k), str)
+        str(metadata[k])
+        for k in ("tokenizer", "pretrained", "model")
+        if isinstance(metadata.get(k), str)
     )
     explicit = metadata.get("thinkbench_tokenizer")
     _current = RunSettings(scoring, str(explicit) if explicit else None, model_names)

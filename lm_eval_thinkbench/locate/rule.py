@@ -25,15 +25,19 @@ from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import Span, step_index_at
 
 # A value runs to the end of its sentence: a period followed by space or end, a newline,
-# a question mark, or the end of the text. Inline math is taken whole.
-_VALUE = r"(?P<value>\$[^$\n]{1,200}\$|\\\((?:(?!\\\)).){1,200}\\\)|[^\n]{1,200}?)(?=\s*(?:[.;!?](?:\s|$)|\n|$))"
+# a question mark, or the end of the text. Inline math is taken whole (``\$`` is a literal
+# dollar inside it, as in ``$\$18.90$``).
+_VALUE = (
+    r"(?P<value>\$(?:\\\$|[^$\n]){1,200}\$|\\\((?:(?!\\\)).){1,200}\\\)"
+    r"|[^\n]{1,200}?)(?=\s*(?:[.;!?](?:\s|$)|\n|$))"
+)
 _PHRASE = re.compile(
     r"(?<!\w)(?:the\s+)?(?:final\s+)?answer\s*(?:is|:|=|should\s+be|would\s+be)\s*:?\s*" + _VALUE,
     re.IGNORECASE,
 )
 _CONCLUSION = re.compile(
     r"(?:^|(?<=[.!?]\s)|(?<=\n))\s*(?:so|thus|therefore|hence|that\s+gives|which\s+gives|"
-    r"this\s+gives)\b[^\n]*?(?:\bis|=)\s*" + _VALUE,
+    r"this\s+gives)\b[^\n]*?(?:\bis|\$?=)\s*" + _VALUE,
     re.IGNORECASE,
 )
 _MAX_VALUE_CHARS = 80
@@ -65,15 +69,23 @@ class FirstCorrect:
 
 
 def find_statements(text: str) -> list[Statement]:
-    """All answer statements in ``text``, in order of position, values lightly cleaned."""
+    """All answer statements in ``text``, in order of position, values lightly cleaned.
+
+    Where rules overlap ("So the answer is $X$" is both a phrase and a conclusion), the
+    statement that starts first is kept.
+    """
     found = [Statement(s, e, v, "boxed") for s, e, v in all_boxed(text)]
     for kind, pattern in (("phrase", _PHRASE), ("conclusion", _CONCLUSION)):
         for m in pattern.finditer(text):
             value = strip_answer(m.group("value"))
             if value and len(value) <= _MAX_VALUE_CHARS and "\\boxed" not in value:
                 found.append(Statement(m.start("value"), m.end("value"), value, kind))
-    found.sort(key=lambda s: (s.start, s.end))
-    return found
+    found.sort(key=lambda s: (s.start, -s.end))
+    kept: list[Statement] = []
+    for statement in found:
+        if not kept or statement.start >= kept[-1].end:
+            kept.append(statement)
+    return kept
 
 
 def locate_first_correct(
@@ -85,7 +97,9 @@ def locate_first_correct(
     the earliest statement of the first equivalent value is the answer. The located step is
     the one containing the statement's start; tokens are later counted through its end.
     """
-    statements = [s for s in find_statements(reasoning) if step_index_at(steps, s.start) is not None]
+    statements = [
+        s for s in find_statements(reasoning) if step_index_at(steps, s.start) is not None
+    ]
     values = list(dict.fromkeys(s.value for s in statements))
     if not values:
         return FirstCorrect(None, None, None, None, 0, 0)
@@ -104,4 +118,3 @@ def locate_first_correct(
         candidates=len(values),
         timeouts=match.timeouts,
     )
-
