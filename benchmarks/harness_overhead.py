@@ -15,6 +15,9 @@ import statistics
 import time
 from pathlib import Path
 
+# Set before tqdm is imported: one progress bar per single-document call would be noise.
+os.environ.setdefault("TQDM_DISABLE", "1")
+
 from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.harness.data import read_jsonl
 from lm_eval_thinkbench.harness.filters import ThinkEfficiencyFilter
@@ -46,7 +49,7 @@ def main() -> None:
     filt = ThinkEfficiencyFilter()
 
     t0 = time.perf_counter()
-    default_grader().equivalent("1", "1")  # start the worker pool outside the timed loop
+    default_grader().equivalent("\\frac{1}{2}", "0.5")  # start a worker outside the loop
     startup = time.perf_counter() - t0
 
     per_doc = []
