@@ -1,0 +1,191 @@
+"""Answer equivalence with math-verify, in-process and without any timeout.
+
+This module is what a grading worker runs (see :mod:`.grader`). It has no deadline of its own:
+math-verify's timeouts use ``SIGALRM``, which raises off the main thread and cannot interrupt
+long big-integer arithmetic (``5^{5^{5^{5^5}}}`` runs for minutes), so they are switched off
+here (``parsing_timeout=None``, ``timeout_seconds=None``) and the deadline is enforced from
+outside by killing the worker process. Calling these functions directly is fine for trusted,
+short answers; anything model-written should go through :class:`.grader.Grader`.
+
+math-verify (and sympy under it) is imported lazily, inside the functions that need it, so the
+parent process can use :func:`normalize` (the fast path) without paying for the import.
+
+Parsing choices, measured on MATH-500 (see the project's answer-checking notes):
+
+* gold: ``"$" + gold + "$"`` with ``LatexExtractionConfig()`` only. Parsed bare, 109 of the
+  500 golds come out wrong (``3\\sqrt{13}`` read as 3, ``6 - 5i`` as 5).
+* candidate (an answer already extracted from the response): ``"\\boxed{" + candidate + "}"``
+  with ``[LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()]``. Wrapping in
+  ``$..$`` instead gives the same verdicts except that ``\\frac{1}{2}.`` then fails to parse;
+  passing the candidate bare rejects most LaTeX (``\\dfrac``, ``\\sqrt``, intervals, sets,
+  matrices, complex numbers).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+from .extract import strip_answer
+
+__all__ = [
+    "GOLD_PROGRESS",
+    "MAX_ANSWER_CHARS",
+    "braces_balanced",
+    "equivalent",
+    "first_equivalent",
+    "normalize",
+    "parse_candidate",
+    "parse_gold",
+    "warm_up",
+]
+
+#: Longest answer string that is checked symbolically. MATH-500 golds are at most 53
+#: characters; math-verify needs ~0.4 s to parse 1,000 characters of junk and runs for minutes
+#: on a megabyte, so longer strings are rejected without being parsed.
+MAX_ANSWER_CHARS = 1000
+
+#: Progress index reported while the gold answer is being parsed (candidates count from 0).
+GOLD_PROGRESS = -1
+
+_TEXT_WRAPPER_RE = re.compile(r"\\(?:text|textrm|mbox)\s*\{([^{}]*)\}")
+_FRAC_RE = re.compile(r"\\[dt]frac(?![A-Za-z])")
+_DEGREE_RE = re.compile(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![A-Za-z]))|°")
+#: Whitespace and spacing commands, plus ``\left``/``\right``. ``\\`` is matched as a token of
+#: its own so that the ``\,`` in a row break followed by a comma (``\\,``) is left alone.
+_SPACING_RE = re.compile(r"\\\\|\\[,!;: ]|\\(?:left|right)(?![A-Za-z])|\s+")
+_BRACE_TOKEN_RE = re.compile(r"\\.|[{}]", re.DOTALL)
+
+
+def _drop_spacing(match: re.Match[str]) -> str:
+    return match.group() if match.group() == "\\\\" else ""
+
+
+def normalize(s: str) -> str:
+    """A cheap canonical form: equal normal forms mean equivalent answers, with no parsing.
+
+    Only rewrites that cannot change the value are applied: whitespace, spacing commands
+    (``\\!``, ``\\,``, ``\\;``), ``\\left``/``\\right``, ``\\dfrac``/``\\tfrac`` -> ``\\frac``,
+    degree marks, ``\\text{..}``/``\\mbox{..}`` wrappers, surrounding ``$`` and a trailing
+    period. Digits, commas, brackets and letters are never touched, so ``5``/``500``,
+    ``(1,2)``/``[1,2]`` and ``1,000``/``1000`` keep distinct forms (math-verify decides
+    those). Non-string input normalises to ``""``, which matches nothing.
+    """
+    if not isinstance(s, str):
+        return ""
+    s = strip_answer(s)
+    s = _TEXT_WRAPPER_RE.sub(r"\1", s)
+    s = _FRAC_RE.sub(r"\\frac", s)
+    s = _DEGREE_RE.sub("", s)
+    s = _SPACING_RE.sub(_drop_spacing, s)
+    return strip_answer(s)
+
+
+def braces_balanced(s: str) -> bool:
+    """Whether every ``{`` in ``s`` closes and no ``}`` closes nothing (escapes ignored).
+
+    An unbalanced candidate is not checked: wrapped as ``\\boxed{..}`` its stray ``}`` would end
+    the box early, so ``5} + 1`` would be read as ``5``, a false match.
+    """
+    depth = 0
+    for token in _BRACE_TOKEN_RE.finditer(s):
+        if token.group() == "{":
+            depth += 1
+        elif token.group() == "}":
+            depth -= 1
+            if depth < 0:
+                return False
+    return depth == 0
+
+
+@cache
+def _configs() -> tuple[list[Any], list[Any]]:
+    """The (gold, candidate) extraction configs, built once per process on first use."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig
+
+    return (
+        [LatexExtractionConfig()],
+        [LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig()],
+    )
+
+
+def parse_gold(gold: str) -> list[Any]:
+    """Parse a reference answer (MATH-style LaTeX without ``$``) for :func:`math_verify.verify`."""
+    from math_verify import parse
+
+    return parse("$" + strip_answer(gold) + "$", _configs()[0], parsing_timeout=None)
+
+
+def parse_candidate(candidate: str) -> list[Any]:
+    """Parse an extracted answer string for :func:`math_verify.verify`.
+
+    ``[]`` (matches nothing) for non-strings, empty, over-long or brace-unbalanced strings.
+    """
+    if not isinstance(candidate, str):
+        return []
+    candidate = strip_answer(candidate)
+    if not candidate or len(candidate) > MAX_ANSWER_CHARS or not braces_balanced(candidate):
+        return []
+    from math_verify import parse
+
+    return parse("\\boxed{" + candidate + "}", _configs()[1], parsing_timeout=None)
+
+
+def _usable(answer: object) -> bool:
+    return isinstance(answer, str) and 0 < len(answer) <= MAX_ANSWER_CHARS
+
+
+def first_equivalent(
+    gold: str,
+    candidates: Sequence[str],
+    on_progress: Callable[[int], None] | None = None,
+) -> int | None:
+    """Index of the first candidate equivalent to ``gold``, or ``None``.
+
+    The gold is parsed once, lazily (not at all when a candidate matches on the fast path), and
+    candidates are checked in order, stopping at the first match: this is one worker call.
+    ``on_progress(i)`` is called before the symbolic check of candidate ``i`` (and with
+    :data:`GOLD_PROGRESS` before the gold is parsed) so that a watchdog in another process can
+    tell which input a stuck call is stuck on. An error on a candidate counts as "not
+    equivalent"; this function never raises for bad input.
+    """
+    if not _usable(gold):
+        return None
+    from math_verify import verify
+
+    gold_norm = normalize(gold)
+    gold_parsed: list[Any] | None = None
+    for index, candidate in enumerate(candidates):
+        if not _usable(candidate):
+            continue
+        if gold_norm and normalize(candidate) == gold_norm:
+            return index
+        try:
+            if gold_parsed is None:
+                if on_progress is not None:
+                    on_progress(GOLD_PROGRESS)
+                gold_parsed = parse_gold(gold)
+            if on_progress is not None:
+                on_progress(index)
+            parsed = parse_candidate(candidate)
+            if parsed and gold_parsed and verify(gold_parsed, parsed, timeout_seconds=None):
+                return index
+        except Exception:  # any failure inside math-verify or sympy means "no match"
+            continue
+    return None
+
+
+def equivalent(gold: str, candidate: str) -> bool:
+    """Whether ``candidate`` is equivalent to ``gold``: fast path, then math-verify.
+
+    Not symmetric, like :func:`math_verify.verify`: pass the reference answer first. Any
+    exception counts as not equivalent.
+    """
+    return first_equivalent(gold, [candidate]) == 0
+
+
+def warm_up() -> None:
+    """Import math-verify and run one check, so a fresh worker's first real call is fast."""
+    equivalent("\\frac{1}{2}", "0.5")

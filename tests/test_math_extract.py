@@ -1,0 +1,130 @@
+"""Final-answer extraction: which string is taken from a response, and by which rule."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from lm_eval_thinkbench.math.extract import (
+    Extraction,
+    all_boxed,
+    extract_final_answer,
+    last_boxed,
+    strip_answer,
+)
+
+EXTRACTIONS = [
+    # boxed, including nesting, several boxes, brace-less and \fbox
+    (r"so $\boxed{\frac{a}{b}}$.", r"\frac{a}{b}", "boxed"),
+    (r"\boxed{\frac{\sqrt{3}}{2}}", r"\frac{\sqrt{3}}{2}", "boxed"),
+    (r"first \boxed{1}, then on reflection \boxed{2}", "2", "boxed"),
+    (r"The answer is \boxed 5", "5", "boxed"),
+    (r"$\boxed 12$.", "12", "boxed"),
+    (r"\fbox{7}", "7", "boxed"),
+    (r"\boxed {  x = 3 }", "x = 3", "boxed"),
+    (r"\boxed{\{1,2\}}", r"\{1,2\}", "boxed"),
+    (
+        r"\boxed{\begin{pmatrix} 1 \\ 2 \end{pmatrix}}",
+        r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}",
+        "boxed",
+    ),
+    (r"\boxed{$5$}.", "5", "boxed"),
+    # an unterminated box is skipped: an earlier closed box, or the next rule, wins
+    (r"\boxed{4} and then \boxed{5", "4", "boxed"),
+    (r"so the answer is 9. \boxed{", "9", "answer_phrase"),
+    (r"\boxed{5 and \boxed{6} ok", "6", "boxed"),
+    # an empty box (the instruction echoed back) is not an answer
+    (r"Return your final response within \boxed{}. We get $x=3$", "x=3", "last_math"),
+    # phrases
+    (
+        "The final answer is $\\frac{1}{2}$. I hope it is correct.",
+        r"\frac{1}{2}",
+        "final_answer_phrase",
+    ),
+    ("Final Answer: The final answer is $5$. I hope it is correct.", "5", "final_answer_phrase"),
+    ("final answer: 3.5", "3.5", "final_answer_phrase"),
+    ("The answer is 42.", "42", "answer_phrase"),
+    ("The answer is 42. Let me double check that.", "42", "answer_phrase"),
+    ("Answer: x = 3", "x = 3", "answer_phrase"),
+    ("**Answer:** 7", "7", "answer_phrase"),
+    (r"The answer is \(\frac{1}{2}\), done", r"\frac{1}{2}", "answer_phrase"),
+    ("the answer is 4\nbut wait, the answer is 5.", "5", "answer_phrase"),
+    ("the final answer is 4\nAnswer: 6", "4", "final_answer_phrase"),
+    # the last math span
+    ("we get $x$ and then $y=2$ so", "y=2", "last_math"),
+    (r"hence \[ \frac{3}{4} \] holds", r"\frac{3}{4}", "last_math"),
+    (r"it costs \$5 and $x = 2$", "x = 2", "last_math"),
+    # nothing
+    ("no answer here", None, "none"),
+    ("", None, "none"),
+]
+
+
+@pytest.mark.parametrize(("text", "value", "method"), EXTRACTIONS)
+def test_extract_final_answer(text: str, value: str | None, method: str) -> None:
+    assert extract_final_answer(text) == Extraction(value, method)
+
+
+def test_non_string_input_extracts_nothing() -> None:
+    assert extract_final_answer(None) == Extraction(None, "none")  # type: ignore[arg-type]
+    assert all_boxed(None) == []  # type: ignore[arg-type]
+
+
+def test_all_boxed_offsets_and_order() -> None:
+    text = r"a \boxed{1} b \fbox{x^{2}} c \boxed 7 d \boxed{\boxed{3}}"
+    boxes = all_boxed(text)
+    assert [content for _, _, content in boxes] == ["1", "x^{2}", "7", r"\boxed{3}"]
+    assert all(text[start] == "\\" for start, _, _ in boxes)
+    assert text[boxes[0][0] : boxes[0][1]] == r"\boxed{1}"
+    assert text[boxes[1][0] : boxes[1][1]] == r"\fbox{x^{2}}"
+    assert text[boxes[2][0] : boxes[2][1]] == r"\boxed 7"
+
+
+def test_boxed_is_a_whole_control_word() -> None:
+    assert last_boxed(r"\boxedanswer{5}") is None
+    assert last_boxed(r"\boxed{5}") == "5"
+
+
+def test_unbalanced_braces_never_raise() -> None:
+    for text in [r"\boxed{", r"\boxed{{{", "}}}" + r"\boxed{1}", r"\boxed{a}}}{{", "{" * 50]:
+        extract_final_answer(text)
+    assert last_boxed("}}}" + r"\boxed{1}") == "1"
+    assert last_boxed(r"\boxed{a}}}{{") == "a"
+
+
+@pytest.mark.parametrize(
+    ("s", "expected"),
+    [
+        ("  5  ", "5"),
+        ("$5$", "5"),
+        ("$5$.", "5"),
+        ("5.", "5"),
+        ("$$x$$", "x"),
+        (r"\$18.90", r"\$18.90"),
+        ("3.5", "3.5"),
+        ("1,2,3", "1,2,3"),
+    ],
+)
+def test_strip_answer(s: str, expected: str) -> None:
+    assert strip_answer(s) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"\boxed{" * 300_000,
+        "{" * 1_000_000,
+        r"\boxed" * 150_000,
+        "$" * 1_000_000,
+        "answer is " * 100_000,
+        r"\(" * 500_000,
+        "." * 1_000_000,
+        (r"\boxed{a}" + "}" * 5 + "{" * 5) * 50_000,
+    ],
+    ids=["open-boxes", "braces", "bare-boxes", "dollars", "phrases", "parens", "dots", "mixed"],
+)
+def test_linear_on_megabyte_input(text: str) -> None:
+    start = time.perf_counter()
+    extract_final_answer(text)
+    assert time.perf_counter() - start < 2.0

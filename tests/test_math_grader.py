@@ -1,0 +1,428 @@
+"""Answer equivalence: verdicts on MATH-500-style pairs, and the isolation layer under abuse."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from lm_eval_thinkbench.math import verify as verify_module
+from lm_eval_thinkbench.math.grader import FirstMatch, Grader, Verdict
+from lm_eval_thinkbench.math.verify import braces_balanced, normalize
+
+REPO = Path(__file__).resolve().parent.parent
+DEADLINE = 2.0
+
+# (gold as MATH-500 writes it, candidate as extracted from a response, equivalent?)
+PAIRS = [
+    # fractions, decimals, \dfrac
+    (r"\frac{1}{2}", "0.5", True),
+    (r"\frac{1}{2}", r"\dfrac{1}{2}", True),
+    (r"\frac{1}{2}", r"\frac12", True),
+    (r"\frac{1}{2}", "1/2", True),
+    (r"\frac{1}{2}", r"\frac{2}{4}", True),
+    (r"\dfrac{17}{50}", "0.34", True),
+    (r"\dfrac{17}{50}", r"\frac{17}{50}", True),
+    (r"\frac{7}{2}", "3.5", True),
+    (r"-\frac{1}{3}", r"\frac{-1}{3}", True),
+    ("4", "4.0", True),
+    (r"\frac{1}{2}", "2", False),
+    ("0.5", "0.05", False),
+    ("1.5", "15", False),
+    ("-2", "2", False),
+    # radicals
+    (r"3\sqrt{13}", r"\sqrt{117}", True),
+    (r"3\sqrt{13}", r"3 \sqrt{13}", True),
+    (r"\frac{\sqrt{3}}{2}", r"\frac{1}{2}\sqrt{3}", True),
+    (r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}", True),
+    (r"\sqrt{2}", "2^{1/2}", True),
+    (r"3\sqrt{13}", "3", False),
+    (r"3\sqrt{13}", r"\sqrt{13}", False),
+    (r"\sqrt{2}", "2", False),
+    # intervals: open and closed ends must differ
+    (r"(-\infty, 0]", r"(-\infty,0]", True),
+    (r"(2,\infty)", r"(2, \infty)", True),
+    (r"(-\infty, 2) \cup (3, \infty)", r"(-\infty,2)\cup(3,\infty)", True),
+    (r"x \in [-2,7]", "[-2,7]", True),
+    ("(1,2]", "(1,2)", False),
+    ("[0,1]", "(0,1)", False),
+    (r"(-\infty, 0]", r"(-\infty,0)", False),
+    (r"(2,\infty)", r"(-\infty,2)", False),
+    ("(1,2)", "[1,2]", False),
+    # sets, lists, tuples
+    (r"\{1,2,3\}", r"\{3,2,1\}", True),
+    ("1, 2, 3", "3, 2, 1", True),
+    (r"\left( 3, \frac{\pi}{2} \right)", r"(3, \pi/2)", True),
+    (r"\left( 3, \frac{\pi}{2} \right)", r"(3,\frac{\pi}{2})", True),
+    (r"\{1,2\}", r"\{1,2,3\}", False),
+    ("1, 2, 3", "1, 2", False),
+    ("(1,2)", "(2,1)", False),
+    # matrices and vectors
+    (
+        r"\begin{pmatrix} -2 \\ -14 \\ -7 \end{pmatrix}",
+        r"\begin{pmatrix}-2\\-14\\-7\end{pmatrix}",
+        True,
+    ),
+    (
+        r"\begin{pmatrix} -1/3 \\ 2/3 \\ 5/3 \end{pmatrix}",
+        r"\begin{pmatrix} -\frac{1}{3} \\ \frac{2}{3} \\ \frac{5}{3} \end{pmatrix}",
+        True,
+    ),
+    (
+        r"\begin{pmatrix} -1 & 0 \\ 0 & -1 \end{pmatrix}",
+        r"\begin{bmatrix} -1 & 0 \\ 0 & -1 \end{bmatrix}",
+        True,
+    ),
+    (
+        r"\begin{pmatrix} -2 \\ -14 \\ -7 \end{pmatrix}",
+        r"\begin{pmatrix}-2\\-14\\7\end{pmatrix}",
+        False,
+    ),
+    # degrees, units, percentages, money
+    (r"30^\circ", "30", True),
+    ("30", r"30^\circ", True),
+    (r"90^\circ", r"90^{\circ}", True),
+    (r"\frac{270}7\text{ degrees}", r"\frac{270}{7}", True),
+    (r"5.4 \text{ cents}", "5.4", True),
+    (r"864 \mbox{ inches}^2", "864", True),
+    (r"15\mbox{ cm}^2", "15", True),
+    (r"10\%", "10", True),
+    ("10", r"10\%", True),
+    (r"\$18.90", "18.90", True),
+    (r"\$36", "36", True),
+    (r"30^\circ", "60", False),
+    (r"10\%", "20", False),
+    (r"\frac{270}7\text{ degrees}", "270", False),
+    # thousands separators
+    ("58,500", "58500", True),
+    (r"10,\!080", "10080", True),
+    (r"11,\! 111,\! 111,\! 100", "11111111100", True),
+    ("1000", "1{,}000", True),
+    ("1000", "1,000", True),
+    (r"\$32,\!348", "32348", True),
+    ("1000", "100", False),
+    ("58,500", "58", False),
+    # equations
+    ("x=5", "5", True),
+    ("5", "x=5", True),
+    ("y = 2x + 3", "y=2x+3", True),
+    ("y = -2x", "-2x", True),
+    ("5x - 7y + 11z + 4 = 0", "5x-7y+11z+4=0", True),
+    ("x=5", "6", False),
+    ("y = 2x + 3", "y=3x+2", False),
+    # complex numbers
+    ("6 - 5i", "6-5i", True),
+    ("6 - 5i", "-5i+6", True),
+    ("1+274i", "274i+1", True),
+    ("6 - 5i", "6+5i", False),
+    ("6 - 5i", "5", False),
+    ("6 - 5i", "6", False),
+    # pi and other expressions
+    (r"\pi", r"\pi", True),
+    (r"288 \pi", r"288\pi", True),
+    (r"18+2\pi", r"2\pi+18", True),
+    (r"-\frac{\pi}{6}", r"-\pi/6", True),
+    (r"\frac{\pi}{2}", r"\frac{1}{2}\pi", True),
+    ("(x+1)^2", "x^2+2x+1", True),
+    ("2^{10}", "1024", True),
+    (r"\binom{5}{2}", "10", True),
+    (r"2\pi", r"\pi", False),
+    (r"\frac{\pi}{2}", r"\frac{\pi}{3}", False),
+    ("x^2+1", "x^2-1", False),
+    (r"\infty", r"-\infty", False),
+    # multiple choice and words
+    (r"\text{(C)}", "C", True),
+    (r"\text{(C)}", "(C)", True),
+    (r"\text{Evelyn}", "Evelyn", True),
+    (r"\text{even}", "even", True),
+    (r"\text{(C)}", r"\text{(D)}", False),
+    (r"\text{(C)}", "D", False),
+    (r"\text{Evelyn}", r"\text{Navin}", False),
+    # near misses
+    ("5", "500", False),
+    ("12", "21", False),
+    # a stray closing brace would end a \boxed{} wrapper early and read as 5
+    ("5", "5} + 1", False),
+    (r"\frac{1}{2}", r"\frac{1}{2", False),
+]
+
+
+def _pair_id(pair: tuple[str, str, bool]) -> str:
+    return f"{pair[0]} ~ {pair[1]} -> {pair[2]}"
+
+
+@pytest.fixture(scope="module")
+def grader():
+    with Grader(deadline=DEADLINE) as g:
+        g.start()  # worker start-up belongs to no test's timing
+        yield g
+
+
+def test_table_is_varied() -> None:
+    assert len(PAIRS) >= 60
+    assert len({(g, c) for g, c, _ in PAIRS}) == len(PAIRS)
+    assert sum(expected for *_, expected in PAIRS) >= 30
+    assert sum(not expected for *_, expected in PAIRS) >= 30
+
+
+@pytest.mark.parametrize("pair", PAIRS, ids=_pair_id)
+def test_verdicts(grader: Grader, pair: tuple[str, str, bool]) -> None:
+    gold, candidate, expected = pair
+    verdict = grader.equivalent(gold, candidate)
+    assert verdict.equivalent is expected
+    # an unbalanced candidate is refused before any check; everything else gets a real verdict
+    assert verdict.status in (
+        {"fast", "checked", "cached"} if braces_balanced(candidate) else {"error"}
+    )
+
+
+def test_at_least_as_accurate_as_math_verify_used_directly(grader: Grader) -> None:
+    """Wherever math-verify, called the documented way, gets a pair right, so do we.
+
+    Two direct usages are compared: the README's (both answers wrapped in ``$``) and the
+    candidate passed bare (as ``parse(model_output)`` would see an extracted answer).
+    """
+    from math_verify import parse, verify
+
+    usages = {
+        "readme": lambda g, c: verify(parse(f"${g}$"), parse(f"${c}$")),
+        "bare": lambda g, c: verify(parse(f"${g}$"), parse(c)),
+    }
+    for name, direct in usages.items():
+        theirs = ours = 0
+        for gold, candidate, expected in PAIRS:
+            direct_right = direct(gold, candidate) is expected
+            our_right = grader.equivalent(gold, candidate).equivalent is expected
+            assert our_right or not direct_right, (name, gold, candidate)
+            theirs += direct_right
+            ours += our_right
+        assert ours >= theirs, name
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("5", "500"),
+        ("(1,2)", "[1,2]"),
+        ("1,000", "1000"),
+        ("[0,1]", "(0,1)"),
+        ("x=5", "5"),
+        (r"10\%", "10"),
+        (r"\frac{1}{2}", r"\frac{1}{3}"),
+        ("-2", "2"),
+        (r"\{1,2\}", "(1,2)"),
+    ],
+)
+def test_normalize_never_merges_different_strings(a: str, b: str) -> None:
+    assert normalize(a) != normalize(b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        (r"\left( 3, \frac{\pi}{2} \right)", r"(3,\frac{\pi}{2})"),
+        (r"\dfrac{1}{2}", r"\frac{1}{2}"),
+        (r"\tfrac{1}{2}", r"\frac{1}{2}"),
+        (r"30^\circ", "30"),
+        (r"30^{\circ}", "30"),
+        (r"\text{(C)}", "(C)"),
+        (r"10,\!080", "10,080"),
+        ("$5$.", "5"),
+        (r"2\,\sqrt{5}", r"2\sqrt{5}"),
+    ],
+)
+def test_normalize_fast_path(grader: Grader, a: str, b: str) -> None:
+    assert normalize(a) == normalize(b)
+    assert grader.equivalent(a, b) == Verdict(True, "fast")
+
+
+def test_cache(grader: Grader) -> None:
+    first = grader.equivalent(r"\frac{3}{4}", "0.75")
+    assert first == Verdict(True, "checked")
+    assert grader.equivalent(r"\frac{3}{4}", "0.75") == Verdict(True, "cached")
+    # keyed by normalised forms: a respelling of the same candidate is a hit too
+    assert grader.equivalent(r"\dfrac{3}{4}", " 0.75 ") == Verdict(True, "cached")
+    with Grader(deadline=DEADLINE, cache_size=0) as uncached:
+        assert uncached.equivalent(r"\frac{3}{4}", "0.75") == Verdict(True, "checked")
+        assert uncached.equivalent(r"\frac{3}{4}", "0.75") == Verdict(True, "checked")
+
+
+def test_power_tower_times_out_and_the_grader_recovers() -> None:
+    with Grader(deadline=DEADLINE) as g:
+        start = time.monotonic()
+        verdict = g.equivalent("5", "5^{5^{5^{5^5}}}")
+        elapsed = time.monotonic() - start
+        assert verdict == Verdict(False, "timeout")
+        assert elapsed < DEADLINE + 1.5
+        # the killed worker was replaced: the next checks are right
+        assert g.equivalent(r"\frac{1}{2}", "0.5") == Verdict(True, "checked")
+        assert g.equivalent("5", "6") == Verdict(False, "checked")
+        # the timeout is cached: asking again costs nothing
+        start = time.monotonic()
+        assert g.equivalent("5", "5^{5^{5^{5^5}}}") == Verdict(False, "cached")
+        assert time.monotonic() - start < 0.1
+
+
+_real_first_equivalent = verify_module.first_equivalent
+
+
+def _hang_in_c(gold, candidates, on_progress=None):
+    """Stand-in for the worker's check: on one marker candidate, spin inside a single C call."""
+    if "hang-in-c" in candidates:
+        if on_progress is not None:
+            on_progress(candidates.index("hang-in-c"))
+        return sum(range(10**13))  # no Python-level signal handler can run until this returns
+    return _real_first_equivalent(gold, candidates, on_progress)
+
+
+@pytest.mark.skipif(
+    multiprocessing.get_start_method() != "fork", reason="workers inherit the patch only by fork"
+)
+def test_a_worker_stuck_in_one_c_call_is_replaced_promptly(monkeypatch) -> None:
+    """pebble stops a worker with SIGTERM and waits 3 s before SIGKILL; a Python-level handler
+    cannot run inside one long C call, so without the default disposition the replacement
+    worker (and the next check) would be 3 s late."""
+    monkeypatch.setattr(verify_module, "first_equivalent", _hang_in_c)
+    with Grader(deadline=1.0) as g:
+        assert g.equivalent("1", "1.0") == Verdict(True, "checked")  # workers are up
+        assert g.equivalent("5", "hang-in-c") == Verdict(False, "timeout")
+        start = time.monotonic()
+        assert g.equivalent(r"\frac{1}{2}", "0.5") == Verdict(True, "checked")
+        assert time.monotonic() - start < 1.5
+
+
+def test_first_equivalent_finds_the_answer_after_a_hostile_candidate() -> None:
+    candidates = ["2", "7^{7^{7^{7^7}}}", "1", "0.5", "1/2"]
+    with Grader(deadline=DEADLINE) as g:  # a fresh cache, so every candidate needs a worker
+        start = time.monotonic()
+        match = g.first_equivalent(r"\frac{1}{2}", candidates)
+        elapsed = time.monotonic() - start
+    # "2" checked, the tower killed at its deadline, then "1" and "0.5" checked in a new call
+    assert match == FirstMatch(index=3, timeouts=1, checked=3)
+    assert elapsed < 2 * DEADLINE + 1.0  # the default budget, plus killing and restarting
+
+
+def test_first_equivalent_budget_bounds_the_call() -> None:
+    candidates = ["3^{3^{3^{3^{3^3}}}}", "8^{8^{8^8}}", "9^{9^{9^9}}", r"\frac{1}{2}"]
+    with Grader(deadline=DEADLINE) as g:
+        start = time.monotonic()
+        match = g.first_equivalent("0.5", candidates, budget=1.0)
+        elapsed = time.monotonic() - start
+    assert elapsed < 1.0 + 1.0
+    # cut by the budget before any deadline expired: nothing found, nothing cached as timeout
+    assert match.index is None
+    assert match.timeouts == 1
+
+
+def test_first_equivalent_plain_cases(grader: Grader) -> None:
+    gold = r"\frac{3}{5}"
+    assert grader.first_equivalent(gold, ["1", "2", "0.6", "3/5"]).index == 2
+    assert grader.first_equivalent(gold, ["1", "2"]) == FirstMatch(None, 0, 0)  # cached now
+    assert grader.first_equivalent(gold, ["7", "7", "8"]) == FirstMatch(None, 0, 2)  # dedup
+    assert grader.first_equivalent(gold, [r"\dfrac{3}{5}", "0.6"]) == FirstMatch(0, 0, 0)  # fast
+    assert grader.first_equivalent(gold, []) == FirstMatch(None, 0, 0)
+    assert grader.first_equivalent(gold, "0.6").index == 0  # a bare string is one candidate
+    assert grader.first_equivalent(gold, [None, 3, "", "0.6"]).index == 3  # type: ignore[list-item]
+    assert grader.first_equivalent(None, ["0.6"]) == FirstMatch(None, 0, 0)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("gold", "candidate"),
+    [
+        (None, "5"),
+        ("5", None),
+        ("", ""),
+        ("5", ""),
+        ("5", 5),
+        ("5", "5" * 1_000_000),
+        ("5", "x" * 1_000_000),
+        ("5", "{" * 100_000),
+        (r"\frac{1}{2}", r"\frac{1}{2"),
+        ("5", "5}}"),
+        ("5", "\ufffd\ufffd5"),
+        ("5", "\udcff5"),
+        ("\ufffd", "\ufffd\ufffd"),
+    ],
+    ids=[
+        "none-gold",
+        "none-cand",
+        "empty",
+        "empty-cand",
+        "int",
+        "1MB-digits",
+        "1MB-letters",
+        "open-braces",
+        "unbalanced",
+        "close-braces",
+        "replacement-chars",
+        "surrogate",
+        "replacement-gold",
+    ],
+)
+def test_bad_input_is_not_equivalent_and_never_raises(grader: Grader, gold, candidate) -> None:
+    start = time.monotonic()
+    verdict = grader.equivalent(gold, candidate)
+    assert verdict.equivalent is False
+    assert verdict.status in {"error", "checked"}
+    assert time.monotonic() - start < 1.0
+
+
+def test_concurrent_callers_share_workers() -> None:
+    pairs = [(g, c, e) for g, c, e in PAIRS[:24]]
+    results: dict[int, bool] = {}
+    with Grader(deadline=DEADLINE, workers=2) as g:
+
+        def run(i: int) -> None:
+            gold, candidate, _ = pairs[i]
+            results[i] = g.equivalent(gold, candidate).equivalent
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(len(pairs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=30)
+    assert results == {i: e for i, (_, _, e) in enumerate(pairs)}
+
+
+def test_closed_grader_still_answers() -> None:
+    g = Grader(deadline=DEADLINE)
+    g.close()
+    assert g.equivalent("5", "5") == Verdict(True, "fast")
+    assert g.equivalent("5", "6") == Verdict(False, "error")
+
+
+def _run_python(code: str, **env: str) -> str:
+    full_env = {**os.environ, "PYTHONPATH": str(REPO), **env}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=full_env, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_fast_path_needs_no_math_verify_and_exit_does_not_hang() -> None:
+    out = _run_python(
+        "import sys\n"
+        "from lm_eval_thinkbench.math.grader import Grader\n"
+        "g = Grader()\n"
+        "v = g.equivalent(r'\\dfrac{1}{2}', r'\\frac{1}{2}')\n"
+        "print(v.status, 'math_verify' in sys.modules)\n"
+        "print(g.equivalent('1', '1.0').status)\n"  # starts a worker; exit without close()
+    )
+    assert out.splitlines() == ["fast False", "checked"]
+
+
+def test_default_grader_reads_its_deadline_from_the_environment() -> None:
+    out = _run_python(
+        "from lm_eval_thinkbench.math.grader import default_grader\n"
+        "g = default_grader()\n"
+        "print(g.deadline, g is default_grader(), g.equivalent('2', '1+1').equivalent)\n",
+        THINKBENCH_GRADE_DEADLINE="0.75",
+    )
+    assert out == "0.75 True True"
