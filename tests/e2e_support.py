@@ -56,12 +56,16 @@ def read_results(out: Path) -> tuple[dict, list[dict]]:
     return json.loads(results[-1].read_text()), samples
 
 
-def expected_figures(docs: list[dict], seed: int) -> dict[str, dict[str, float]]:
-    """Per level (1-5) and for the whole set, the figures implied by the simulator's truth."""
+def expected_figures(docs: list[dict], seed: int, repeats: int = 1) -> dict[str, dict[str, float]]:
+    """Per level (1-5) and for the whole set, the figures implied by the simulator's truth.
+
+    With repeats, repeat k of a document is simulated with ``seed + k`` (as ``thinkbench-sim``
+    does) and every (document, repeat) pair counts once.
+    """
     counter = get_counter(None)
     per_level: dict[str, list[dict]] = defaultdict(list)
-    for doc in docs:
-        trace = simulate(doc, seed=seed)
+    for doc, k in ((d, k) for d in docs for k in range(repeats)):
+        trace = simulate(doc, seed=seed + k)
         truth = trace.truth
         reasoning = trace.reasoning
         r_tokens = counter.count(reasoning)

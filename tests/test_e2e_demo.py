@@ -1,0 +1,70 @@
+"""The README's offline demo and the avg@n recipe, run as a user would."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+import lm_eval.tasks
+import pytest
+from e2e_support import BIN, expected_figures, read_results, run_cli
+
+from lm_eval_thinkbench import TASKS_DIR
+from lm_eval_thinkbench.harness.data import read_jsonl
+
+pytestmark = pytest.mark.e2e
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_offline_demo_prints_the_per_level_table(tmp_path, math500_path):
+    proc = subprocess.run(
+        [str(BIN / "thinkbench-eval"), "--config", str(REPO / "configs" / "demo_sim.yaml")],
+        cwd=tmp_path,
+        env={**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path)},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    for row in ["MATH-500 (thinkbench)", *(f"- level {i}" for i in range(1, 6))]:
+        assert row in proc.stdout
+    assert "token_efficiency" in proc.stdout
+    _, samples = read_results(tmp_path / "out" / "demo-sim")
+    assert len(samples) == 500
+
+
+def test_repeats_average_every_sample(tmp_path, math500_path):
+    """The README's recipe: a YAML that includes ours and sets ``repeats``."""
+    installed = Path(lm_eval.tasks.__file__).parent / "thinkbench" / "math500"
+    template = (installed if installed.is_dir() else Path(TASKS_DIR) / "math500") / (
+        "_math500_template_yaml"
+    )
+    tasks = tmp_path / "my_tasks"
+    tasks.mkdir()
+    (tasks / "avg3.yaml").write_text(
+        f"include: {template}\ntask: thinkbench_math500_avg3\nrepeats: 3\n"
+        "dataset_kwargs:\n  level: 2\n"
+    )
+    run_cli(
+        [
+            str(BIN / "thinkbench-eval"),
+            "--model",
+            "thinkbench-sim",
+            "--model_args",
+            "seed=11",
+            "--tasks",
+            "thinkbench_math500_avg3",
+            "--include_path",
+            str(tasks),
+            "--output_path",
+            str(tmp_path / "out"),
+        ],
+        {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path)},
+    )
+    results, _ = read_results(tmp_path / "out")
+    docs = [d for d in read_jsonl(math500_path) if d["level"] == 2]
+    want = expected_figures(docs, seed=11, repeats=3)["level2"]
+    got = results["results"]["thinkbench_math500_avg3"]
+    for metric, value in want.items():
+        assert got[f"{metric},thinkbench"] == pytest.approx(value, rel=1e-9), metric
