@@ -20,6 +20,7 @@ from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
+import lm_eval_thinkbench.simulate.critic  # noqa: F401  registers the critic responders
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.simulate import SCENARIOS, SimTrace, respond
 

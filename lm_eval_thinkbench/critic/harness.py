@@ -1,0 +1,229 @@
+"""Thin lm-eval adapters for the critic tasks: filters, ``process_results``, aggregations.
+
+The filter turns each raw response into a verdict record (what was read, and how); lm-eval
+logs it as ``filtered_resps`` next to the untouched response, so every parse failure and every
+truncation is visible per sample. ``process_results`` pairs each record with its doc into a
+scoring *item*; every metric of a task aggregates the same items, so a task's figures are
+computed once, at task level, from per-sample values (ratios such as micro precision or the
+ProcessBench F1 are not means of per-sample numbers). Every repeat (``repeats: n``) is an
+item of its own.
+
+Items of excluded samples (unusable labels; DeltaBench samples without a true error section)
+carry ``excluded`` and count only in the ``excluded`` and ``unparsed`` shares.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict
+from statistics import fmean
+from typing import Any
+
+from lm_eval.api.filter import Filter
+
+from lm_eval_thinkbench.critic import pooling, settings
+from lm_eval_thinkbench.critic.parse import UNPARSED, parse_sections, parse_step_index
+from lm_eval_thinkbench.critic.scoring import (
+    SectionScore,
+    processbench_summary,
+    score_sections,
+    summarize_sections,
+)
+from lm_eval_thinkbench.trace import split_trace
+
+TRUNCATED = "truncated"
+NO_TRUTH = "no error sections in the ground truth"
+
+pooling.install()
+
+
+# ----- filters -------------------------------------------------------------------------------
+
+
+class _VerdictFilter(Filter):
+    """``resps`` -> verdict records, one per repeat."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+
+    def apply(self, resps: list[list[Any]], docs: list[dict]) -> list[list[dict]]:
+        markers = settings.current().markers
+        return [[self.record(r, markers) for r in doc_resps] for doc_resps in resps]
+
+    def record(self, raw: object, markers: str) -> dict[str, Any]:
+        raise NotImplementedError
+
+
+class ProcessBenchFilter(_VerdictFilter):
+    def record(self, raw: object, markers: str) -> dict[str, Any]:
+        return processbench_record(raw, markers)
+
+
+class DeltaBenchFilter(_VerdictFilter):
+    def record(self, raw: object, markers: str) -> dict[str, Any]:
+        return deltabench_record(raw, markers)
+
+
+def processbench_record(raw: object, markers: str) -> dict[str, Any]:
+    """What a ProcessBench critic answered: ``status`` ok / unparsed / truncated."""
+    trace = split_trace(raw, markers)
+    if trace.truncated:
+        return {"status": TRUNCATED, "prediction": None, "boxed": None}
+    verdict = parse_step_index(trace.answer)
+    status = "ok" if verdict.index is not None else UNPARSED
+    return {"status": status, "prediction": verdict.index, "boxed": verdict.boxed}
+
+
+def deltabench_record(raw: object, markers: str) -> dict[str, Any]:
+    """What a DeltaBench critic answered: ``status`` error / no_error / unparsed / truncated."""
+    trace = split_trace(raw, markers)
+    if trace.truncated:
+        return {"status": TRUNCATED, "format": None, "sections": [], "listed": []}
+    verdict = parse_sections(trace.answer)
+    return {
+        "status": verdict.status,
+        "format": verdict.format,
+        "sections": list(verdict.sections),
+        "listed": list(verdict.listed),
+    }
+
+
+# ----- process_results -----------------------------------------------------------------------
+
+PROCESSBENCH_METRICS = ("error_acc", "correct_acc", "f1", "unparsed", "excluded")
+DELTABENCH_METRICS = (
+    "f1_macro",
+    "precision_macro",
+    "recall_macro",
+    "f1_micro",
+    "precision_micro",
+    "recall_micro",
+    "flagged_sections",
+    "true_sections",
+    "unparsed",
+    "excluded",
+)
+
+
+def processbench_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    items = [
+        {
+            "label": doc["label"],
+            "prediction": record["prediction"],
+            "status": record["status"],
+            "excluded": doc["data_error"] or None,
+        }
+        for record in _records(results)
+    ]
+    return dict.fromkeys(PROCESSBENCH_METRICS, items)
+
+
+def deltabench_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[str, Any]:
+    reference_filter = settings.current().reference_filter
+    excluded = doc["data_error"] or (NO_TRUTH if not doc["truth_sections"] else None)
+    items = []
+    for record in _records(results):
+        item: dict[str, Any] = {
+            "status": record["status"],
+            "excluded": excluded,
+            "out_of_range": [n for n in record["sections"] if not 1 <= n <= doc["n_sections"]],
+        }
+        if not excluded:
+            item.update(
+                asdict(score_sections(record["sections"], doc["truth_sections"], reference_filter))
+            )
+        items.append(item)
+    return dict.fromkeys(DELTABENCH_METRICS, items)
+
+
+def _records(results: Sequence[Any]) -> list[dict[str, Any]]:
+    """The filter's records for one doc (lm-eval wraps the per-doc list once more)."""
+    return list(results[0]) if isinstance(results[0], list) else list(results)
+
+
+# ----- aggregations --------------------------------------------------------------------------
+
+
+def _flat(items: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [item for per_doc in items for item in per_doc]
+
+
+def _scored(items: Sequence[Sequence[dict[str, Any]]]) -> list[dict[str, Any]]:
+    return [item for item in _flat(items) if not item["excluded"]]
+
+
+def _processbench(items: Sequence[Sequence[dict[str, Any]]], key: str) -> float:
+    return processbench_summary((i["label"], i["prediction"]) for i in _scored(items))[key]
+
+
+def error_acc(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    """Share of erroneous samples whose earliest wrong step was found exactly."""
+    return _processbench(items, "error_acc")
+
+
+def correct_acc(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    """Share of correct samples the critic called correct (-1)."""
+    return _processbench(items, "correct_acc")
+
+
+def processbench_f1(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    """Harmonic mean of ``error_acc`` and ``correct_acc`` (the ProcessBench F1)."""
+    return _processbench(items, "f1")
+
+
+def unparsed(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    """Share of responses with no readable verdict (truncated ones included)."""
+    flat = _flat(items)
+    return fmean(i["status"] in (UNPARSED, TRUNCATED) for i in flat) if flat else math.nan
+
+
+def excluded(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    """Share of samples left out of the scores (unusable labels, or nothing to find)."""
+    flat = _flat(items)
+    return fmean(bool(i["excluded"]) for i in flat) if flat else math.nan
+
+
+def _sections(items: Sequence[Sequence[dict[str, Any]]], key: str) -> float:
+    scores = [
+        SectionScore(**{k: i[k] for k in ("tp", "fp", "fn", "precision", "recall", "f1")})
+        for i in _scored(items)
+    ]
+    return summarize_sections(scores)[key]
+
+
+def precision_macro(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    return _sections(items, "precision_macro")
+
+
+def recall_macro(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    return _sections(items, "recall_macro")
+
+
+def f1_macro(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    """DeltaBench's headline: the per-sample F1, averaged over scored samples."""
+    return _sections(items, "f1_macro")
+
+
+def precision_micro(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    return _sections(items, "precision_micro")
+
+
+def recall_micro(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    return _sections(items, "recall_micro")
+
+
+def f1_micro(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    return _sections(items, "f1_micro")
+
+
+def flagged_sections(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    """Mean number of sections flagged per scored sample (after the reference filter, if on)."""
+    scored = _scored(items)
+    return fmean(i["tp"] + i["fp"] for i in scored) if scored else math.nan
+
+
+def true_sections(items: Sequence[Sequence[dict[str, Any]]]) -> float:
+    """Mean number of true error sections per scored sample."""
+    scored = _scored(items)
+    return fmean(i["tp"] + i["fn"] for i in scored) if scored else math.nan

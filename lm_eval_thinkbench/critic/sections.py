@@ -1,0 +1,171 @@
+"""Split a long reasoning trace into DeltaBench-style sections and find redundant reflection.
+
+DeltaBench divides a long chain of thought into *sections*, each an independent sub-task made of
+consecutive paragraphs (it used an LLM for the split), and found that a large part of o1-like
+reasoning restates or re-checks an answer that was already reached. This module approximates the
+split without a model, so ``thinkbench analyze`` can report the same redundancy for any model's
+traces next to the think-efficiency metrics:
+
+* paragraphs are the blank-line separated steps (``steps.split_separator``);
+* a paragraph that *opens* with a transition cue starts a new section, any other paragraph
+  continues the current one. Cues are of two kinds: reflection (``REFLECT_CUE``: re-checks and
+  switches, "Wait", "Hmm", "Let me verify / double-check / recompute", "Alternatively", ...)
+  and progressions to a new sub-task (``STEP_CUE``: "First", "Next", "Now", "Case 2",
+  "Let's compute", ...);
+* a section that starts after the answer was first reached is *redundant reflection* when it
+  re-checks (opens with a reflection cue, or asks to verify / double-check / confirm) or
+  restates the answer (holds an answer statement, as the first-correct locator defines them,
+  whose value is the answer).
+
+Where the answer was first reached comes from the caller: the first-correct character offset
+(``answer_end``, from the locator) or, failing that, the first section that states ``answer``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from lm_eval_thinkbench.locate.rule import find_statements
+from lm_eval_thinkbench.math.extract import strip_answer
+from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, split_separator
+
+_LEAD = re.compile(r"^[\s*#>_\-]+")
+REFLECT_CUE = re.compile(
+    r"""^(?:
+        (?:but\s+|hmm,?\s+)?wait\b
+      | hmm+\b
+      | (?:but\s+)?(?:let\s+me|let's|i\s+(?:should|will|'ll|need\s+to|want\s+to))\s+(?:also\s+)?
+        (?:double[-\s]?check|re-?check|check|verify|confirm|make\s+sure|re-?examine|re-?compute
+          |recalculate|reconsider|re-?think|go\s+(?:back|over|through)|look\s+(?:at\s+\w+\s+)?again
+          |think\s+again|test)
+      | (?:just\s+)?to\s+(?:double[-\s]?check|verify|confirm|be\s+(?:sure|safe|thorough))
+      | double[-\s]?check
+      | (?:verifying|checking|verification|sanity\s+check)
+      | on\s+second\s+thought
+      | alternatively\b
+      | another\s+(?:way|approach|method|check|idea)
+      | actually\b
+      | is\s+(?:that|this|it)\s+(?:right|correct)
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+STEP_CUE = re.compile(
+    r"""^(?:
+        first(?:ly)?|second(?:ly)?|third(?:ly)?|next|now|then|finally
+      | step\s*\d+|case\s*\d+|part\s*\(?[a-z0-9]\)?
+      | okay,?\s+so|alright|so\s+now
+      | let(?:'s|\s+me)\s+(?:start|begin|move\s+on|now|consider|compute|calculate|find|solve
+          |try|think\s+about|look\s+at|figure\s+out|set\s+up|write)
+    )\b""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_CHECK_ANYWHERE = re.compile(
+    r"(?i)\b(?:verify|verifying|double[-\s]?check|re-?check|confirm|sanity\s+check"
+    r"|check\s+(?:this|that|it|again|the\s+answer|my))\b"
+)
+
+
+@dataclass(frozen=True)
+class Section:
+    """Paragraphs ``[start, end)`` of the trace; ``cue`` is the opener that started it."""
+
+    index: int
+    start: int
+    end: int
+    cue: str | None
+    kind: str | None  # "reflect", "step" or None (the first section, or a cue-less one)
+
+    def of(self, text: str) -> str:
+        return text[self.start : self.end]
+
+
+def opening_cue(paragraph: str) -> tuple[str, str] | None:
+    """(cue, kind) when ``paragraph`` opens with a transition cue."""
+    head = _LEAD.sub("", paragraph)
+    for kind, pattern in (("reflect", REFLECT_CUE), ("step", STEP_CUE)):
+        m = pattern.match(head)
+        if m:
+            return " ".join(m.group(0).lower().split()), kind
+    return None
+
+
+def split_sections(reasoning: str, separator: str = DEFAULT_SEPARATOR) -> list[Section]:
+    """The sections of ``reasoning``: a new one at the first paragraph and at every cue."""
+    sections: list[Section] = []
+    for span in split_separator(reasoning, separator):
+        cue = opening_cue(span.of(reasoning))
+        if not sections or cue:
+            cue_text, kind = cue if cue else (None, None)
+            sections.append(Section(len(sections), span.start, span.end, cue_text, kind))
+        else:
+            last = sections[-1]
+            sections[-1] = Section(last.index, last.start, span.end, last.cue, last.kind)
+    return sections
+
+
+@dataclass(frozen=True)
+class Redundancy:
+    """Sections after the answer was reached, and those that only restate or re-check it.
+
+    ``answer_section`` is None when the answer is never reached; nothing is then redundant.
+    ``restating`` and ``rechecking`` may overlap; ``redundant`` is their union.
+    """
+
+    sections: tuple[Section, ...]
+    answer_section: int | None
+    after_answer: tuple[int, ...]
+    restating: tuple[int, ...]
+    rechecking: tuple[int, ...]
+    redundant: tuple[int, ...]
+    redundant_chars: int
+
+
+def same_answer(value: str, answer: str) -> bool:
+    """Light string equality: surrounding ``$`` and a final period dropped, spaces ignored."""
+    def norm(s: str) -> str:
+        return "".join(strip_answer(s).split())
+
+    return bool(norm(answer)) and norm(value) == norm(answer)
+
+
+def redundant_reflection(
+    reasoning: str,
+    *,
+    answer_end: int | None = None,
+    answer: str | None = None,
+    sections: Sequence[Section] | None = None,
+    equivalent: Callable[[str, str], bool] = same_answer,
+) -> Redundancy:
+    """Which sections of ``reasoning`` restate or re-check an answer already reached.
+
+    ``answer_end``: character offset where the answer was first reached (the end of the
+    first-correct step). Without it, the first section holding a statement of ``answer``
+    marks it. Restatements can only be recognised when ``answer`` is given; ``equivalent``
+    compares a statement's value with it (pass a math-aware check to go beyond strings).
+    """
+    secs = tuple(sections if sections is not None else split_sections(reasoning))
+
+    def states_answer(section: Section) -> bool:
+        if not answer:
+            return False
+        return any(equivalent(s.value, answer) for s in find_statements(section.of(reasoning)))
+
+    if answer_end is not None:
+        reached = next((s.index for s in secs if s.end >= answer_end > s.start), None)
+        if reached is None and secs and answer_end > secs[-1].end:
+            reached = secs[-1].index
+    else:
+        reached = next((s.index for s in secs if states_answer(s)), None)
+    if reached is None:
+        return Redundancy(secs, None, (), (), (), (), 0)
+    after = tuple(s.index for s in secs if s.index > reached)
+    restating = tuple(i for i in after if states_answer(secs[i]))
+    rechecking = tuple(
+        i for i in after
+        if secs[i].kind == "reflect" or _CHECK_ANYWHERE.search(secs[i].of(reasoning))
+    )
+    redundant = tuple(sorted(set(restating) | set(rechecking)))
+    chars = sum(secs[i].end - secs[i].start for i in redundant)
+    return Redundancy(secs, reached, after, restating, rechecking, redundant, chars)

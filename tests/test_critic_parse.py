@@ -1,0 +1,124 @@
+"""Reading a critic's verdict: ProcessBench indices and DeltaBench section lists."""
+
+import pytest
+
+from lm_eval_thinkbench.critic.harness import deltabench_record, processbench_record
+from lm_eval_thinkbench.critic.parse import (
+    ERROR,
+    NO_ERROR,
+    UNPARSED,
+    parse_sections,
+    parse_step_index,
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "index"),
+    [
+        ("The earliest error is in paragraph 2.\n\n\\boxed{2}", 2),
+        ("All paragraphs are correct. $\\boxed{-1}$", -1),
+        ("\\boxed{ 3 }", 3),
+        ("\\boxed{3.}", 3),
+        ("$\\boxed{\\text{paragraph } 4}$", 4),
+        ("\\boxed{paragraph_5}", 5),
+        ("\\boxed{−1}", -1),
+        ("first \\boxed{1}, on reflection \\boxed{0}", 0),
+        ("The error is in paragraph 2.", None),
+        ("\\boxed{2 or 3}", None),
+        ("\\boxed{none}", None),
+        ("\\boxed{}", None),
+        ("", None),
+    ],
+)
+def test_processbench_index_is_the_single_integer_of_the_last_box(answer, index):
+    assert parse_step_index(answer).index == index
+
+
+def test_processbench_record_reads_only_the_answer_after_the_reasoning():
+    raw = "<think>\nMaybe \\boxed{1}.\n</think>\n\nThe error is in paragraph 3. \\boxed{3}"
+    assert processbench_record(raw, "think") == {"status": "ok", "prediction": 3, "boxed": "3"}
+    draft_only = "<think>\nMaybe \\boxed{1}.\n</think>\n\nI am not sure."
+    assert processbench_record(draft_only, "think")["status"] == UNPARSED
+
+
+def test_processbench_record_of_a_truncated_critique_is_not_a_verdict():
+    record = processbench_record("<think>\nSo far \\boxed{2} looks likely", "think")
+    assert record == {"status": "truncated", "prediction": None, "boxed": None}
+
+
+def test_processbench_record_without_reasoning_markers():
+    assert processbench_record("\\boxed{-1}", "none")["prediction"] == -1
+
+
+@pytest.mark.parametrize(
+    ("answer", "status", "sections", "listed", "fmt"),
+    [
+        ("Conclusion: no error", NO_ERROR, (), (), "template"),
+        ("**Conclusion:** No error.", NO_ERROR, (), (), "template"),
+        (
+            "Conclusion: yes\nError Section Number: 4\nExplanation: bad bound.\n"
+            "Error Section Number: 2\nExplanation: wrong sign.",
+            ERROR, (2, 4), (4, 2), "template",
+        ),
+        # duplicates count once; several numbers in one entry
+        (
+            "Conclusion: yes\nError Section Number: 3\nExplanation: a\n"
+            "Error Section Number: 3\nExplanation: again",
+            ERROR, (3,), (3, 3), "template",
+        ),
+        ("Conclusion: yes\nError Section Number: [3, 5]\nExplanation: x", ERROR, (3, 5), (3, 5),
+         "template"),
+        ("Conclusion: yes\nError Section Number: sections 3 and 7", ERROR, (3, 7), (3, 7),
+         "template"),
+        # a number after other words is not a section number
+        ("Conclusion: yes\nError Section Number: 6 (see step 12)\nExplanation: x", ERROR, (6,),
+         (6,), "template"),
+        ("### Conclusion: yes\n**Error Section Number:** 9\n**Explanation:** x", ERROR, (9,), (9,),
+         "template"),
+        # "no error" wins over stray numbers, as in the reference script
+        ("Conclusion: no error\nError Section Number: 4", NO_ERROR, (), (), "template"),
+        # an error conclusion without numbers flags nothing
+        ("Conclusion: yes", ERROR, (), (), "template"),
+        # entries without a conclusion line still count
+        ("Error Section Number: 2\nExplanation: x", ERROR, (2,), (2,), "template"),
+        ("Conclusion: the solution is correct", NO_ERROR, (), (), "template"),
+        ("Conclusion: there are errors\nError Section Number: 5", ERROR, (5,), (5,), "template"),
+        # free-form replies
+        ("Section 2 is fine. I believe the mistake is in section 4 and section 6.", ERROR, (4, 6),
+         (4, 6), "free_form"),
+        ("The errors are in sections 3, 5 and 8.", ERROR, (3, 5, 8), (3, 5, 8), "free_form"),
+        ("After checking every step, all sections are correct.", NO_ERROR, (), (), "free_form"),
+        ("There are no errors in section 3.", NO_ERROR, (), (), "free_form"),
+        ("I am not able to judge this solution.", UNPARSED, (), (), None),
+        ("", UNPARSED, (), (), None),
+    ],
+)
+def test_deltabench_verdicts(answer, status, sections, listed, fmt):
+    verdict = parse_sections(answer)
+    assert (verdict.status, verdict.sections, verdict.listed, verdict.format) == (
+        status,
+        sections,
+        listed,
+        fmt,
+    )
+
+
+def test_deltabench_conclusion_is_the_one_before_the_first_entry():
+    answer = (
+        "Conclusion: no error\n\nOn reflection:\nConclusion: yes\nError Section Number: 2\n"
+        "Explanation: x\n\nConclusion: no error"
+    )
+    assert parse_sections(answer).sections == (2,)
+
+
+def test_deltabench_record_ignores_drafts_in_the_reasoning_and_keeps_truncations_apart():
+    raw = "<think>\nConclusion: yes\nError Section Number: 9\n</think>\n\nConclusion: no error"
+    assert deltabench_record(raw, "think")["status"] == NO_ERROR
+    cut = deltabench_record("<think>\nConclusion: yes\nError Section Number: 9", "think")
+    assert cut == {"status": "truncated", "format": None, "sections": [], "listed": []}
+
+
+@pytest.mark.parametrize("raw", [None, b"\xff\xfe", 42, "{", "<think>", "\\boxed{" * 1000])
+def test_broken_model_output_never_raises(raw):
+    assert processbench_record(raw, "think")["prediction"] is None
+    assert deltabench_record(raw, "think")["sections"] == []
