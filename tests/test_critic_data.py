@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from lm_eval_thinkbench.critic import data, harness, settings
-from lm_eval_thinkbench.critic.files import DatasetError
+from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.critic.prompts import (
     DELTABENCH_TEMPLATE,
     deltabench_prompt,

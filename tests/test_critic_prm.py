@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from lm_eval_thinkbench.critic import data, prm
-from lm_eval_thinkbench.critic.files import DatasetError
+from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.critic.prm_cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures"

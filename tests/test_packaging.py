@@ -55,9 +55,9 @@ def test_levels_have_the_published_sizes(math500_path):
     [
         (None, "cannot read"),
         ("{not json\n", ":1: not valid JSON"),
-        ('{"problem": "p", "answer": "1"}\n', ":1: missing fields"),
+        ('{"problem": "p", "answer": "1"}\n', "record 1 lacks level, unique_id"),
         ('{"problem": "p", "answer": "1", "level": 9, "unique_id": "u"}\n', "level 9 is not 1-5"),
-        ("\n\n", "holds no problems"),
+        ("\n\n", "holds no records"),
         (b"\xff\xfe\x00", "cannot read"),
     ],
 )

@@ -27,7 +27,7 @@ from typing import Any
 import datasets
 
 from lm_eval_thinkbench.critic import settings
-from lm_eval_thinkbench.critic.files import DatasetError, read_records
+from lm_eval_thinkbench.datafiles import DatasetError, read_records
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from statistics import fmean, pstdev
 from typing import Any
 
-from lm_eval_thinkbench.critic.files import DatasetError
+from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.critic.scoring import (
     SectionScore,
     processbench_summary,

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_thinkbench.critic import data, prm
-from lm_eval_thinkbench.critic.files import DatasetError
+from lm_eval_thinkbench.datafiles import DatasetError
 
 DESCRIPTION = """\
 Evaluate a process reward model (PRM) post hoc from its per-section / per-step scores.

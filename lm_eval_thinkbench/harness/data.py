@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from pathlib import Path
@@ -14,16 +13,13 @@ from typing import Any
 
 import datasets
 
+from lm_eval_thinkbench.datafiles import DatasetError, read_records
 from lm_eval_thinkbench.harness import settings
 
 HF_PATH = "HuggingFaceH4/MATH-500"
 PATH_ENV = "THINKBENCH_MATH500_PATH"
 FIELDS = ("problem", "answer", "level", "unique_id")
 LEVELS = (1, 2, 3, 4, 5)
-
-
-class DatasetError(ValueError):
-    """A local dataset file that cannot be used; the message names the file and the fix."""
 
 
 def load_math500(level: int | None = None, **metadata: Any) -> datasets.DatasetDict:
@@ -42,27 +38,16 @@ def load_math500(level: int | None = None, **metadata: Any) -> datasets.DatasetD
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """Read and validate a MATH-500 JSONL file, failing once with a message that helps."""
+    """Read and validate a local MATH-500 copy (JSON Lines as released; a JSON array or CSV
+    also works), failing once with a message that names the file and the fields expected."""
     expected = f"one JSON object per line with fields {', '.join(FIELDS)} (level an integer 1-5)"
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"cannot read MATH-500 file {path}: {exc}; expected {expected}") from exc
     rows = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            row = json.loads(line)
-        except ValueError as exc:
-            raise DatasetError(
-                f"{path}:{lineno}: not valid JSON ({exc}); expected {expected}"
-            ) from exc
-        if not isinstance(row, dict) or any(f not in row for f in FIELDS):
-            raise DatasetError(f"{path}:{lineno}: missing fields; expected {expected}")
-        rows.append(_normalise(row, f"{path}:{lineno}", expected))
-    if not rows:
-        raise DatasetError(f"{path} holds no problems; expected {expected}")
+    for i, row in enumerate(read_records(path, expected), 1):
+        missing = [f for f in FIELDS if f not in row]
+        if missing:
+            lacks = ", ".join(missing)
+            raise DatasetError(f"{path}: record {i} lacks {lacks}; expected {expected}")
+        rows.append(_normalise(row, f"{path}: record {i}", expected))
     return rows
 
 
