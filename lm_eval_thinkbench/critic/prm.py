@@ -34,13 +34,13 @@ from pathlib import Path
 from statistics import fmean, pstdev
 from typing import Any
 
-from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.critic.scoring import (
     SectionScore,
     processbench_summary,
     score_sections,
     summarize_sections,
 )
+from lm_eval_thinkbench.datafiles import DatasetError
 
 Scores = list[float | None]
 
