@@ -30,8 +30,29 @@ def test_offline_demo_prints_the_per_level_table(tmp_path, math500_path):
     for row in ["MATH-500 (thinkbench)", *(f"- level {i}" for i in range(1, 6))]:
         assert row in proc.stdout
     assert "token_efficiency" in proc.stdout
-    _, samples = read_results(tmp_path / "out" / "demo-sim")
+    results, samples = read_results(tmp_path / "out" / "demo-sim")
     assert len(samples) == 500
+
+    # thinkbench-replay re-scores the logged responses without generating: same figures.
+    run_cli(
+        [
+            str(BIN / "thinkbench-eval"),
+            "--model",
+            "thinkbench-replay",
+            "--model_args",
+            f"samples={tmp_path / 'out' / 'demo-sim'},strict=true",
+            "--tasks",
+            "thinkbench_math500",
+            "--output_path",
+            str(tmp_path / "replayed"),
+        ],
+        {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path)},
+    )
+    replayed, _ = read_results(tmp_path / "replayed")
+    for task, scores in results["results"].items():
+        for key, value in scores.items():
+            if "," in key and "_stderr" not in key:
+                assert replayed["results"][task][key] == pytest.approx(value, nan_ok=True), key
 
 
 def test_repeats_average_every_sample(tmp_path, math500_path):
