@@ -23,6 +23,7 @@ from lm_eval.api.registry import register_model
 import lm_eval_thinkbench.simulate.critic  # noqa: F401  registers the critic responders
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.simulate import SCENARIOS, SimTrace, respond
+from lm_eval_thinkbench.simulate import logic as _logic  # noqa: F401  registers the logic responder
 
 
 @register_model("thinkbench-sim")

@@ -1,0 +1,68 @@
+"""Write a logic item set to JSONL and print its composition.
+
+    python -m lm_eval_thinkbench.logic.cli export --out FILE [--seed N] [--lang en|zh|both]
+                                                  [--items N]
+
+One line per document, exactly as the harness sees it (prompt, reference answer and steps,
+language-neutral state, worked examples), for inspection or for other harnesses. Without
+``--seed`` the frozen default set is written; its SHA-256 (printed) identifies it.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+
+from lm_eval_thinkbench.logic.base import LANGS, LEVELS
+from lm_eval_thinkbench.logic.items import LOGIC_SET_VERSION
+from lm_eval_thinkbench.logic.sets import (
+    FROZEN_SEED,
+    ITEMS_PER_CELL,
+    composition,
+    generate_docs,
+    jsonl_line,
+    set_sha256,
+)
+
+
+def export(out: Path, seed: int, langs: Sequence[str], per_cell: int) -> str:
+    """Write the set to ``out`` and return its composition report."""
+    docs = list(generate_docs(seed, langs, per_cell=per_cell))
+    with out.open("w", encoding="utf-8") as fh:
+        for doc in docs:
+            fh.write(jsonl_line(doc) + "\n")
+    counts = composition(docs)
+    kind = "frozen default set" if seed == FROZEN_SEED else "fresh set"
+    lines = [
+        f"{len(docs)} items -> {out}",
+        f"{kind}: seed {seed}, set version {LOGIC_SET_VERSION}, sha256 {set_sha256(docs)}",
+        "",
+        f"{'subclass':<22} {'kind':<10} " + " ".join(f"L{n:<3}" for n in LEVELS),
+    ]
+    subclasses = sorted({(k, key) for _, k, key, _ in counts}, key=lambda x: (x[0], x[1]))
+    for k, key in subclasses:
+        per_level = [sum(counts[(lang, k, key, n)] for lang in langs) for n in LEVELS]
+        lines.append(f"{key:<22} {k:<10} " + " ".join(f"{c:<4}" for c in per_level))
+    by_lang = Counter(lang for lang, *_ in counts.elements())
+    lines.append("")
+    lines.append("per language: " + ", ".join(f"{lang} {by_lang[lang]}" for lang in langs))
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m lm_eval_thinkbench.logic.cli")
+    commands = parser.add_subparsers(dest="command", required=True)
+    cmd = commands.add_parser("export", help="write a set to JSONL and print its composition")
+    cmd.add_argument("--out", type=Path, required=True)
+    cmd.add_argument("--seed", type=int, default=FROZEN_SEED, help="default: the frozen set")
+    cmd.add_argument("--lang", choices=[*LANGS, "both"], default="both")
+    cmd.add_argument("--items", type=int, default=ITEMS_PER_CELL, help="per subclass and level")
+    args = parser.parse_args(argv)
+    langs = LANGS if args.lang == "both" else (args.lang,)
+    print(export(args.out, args.seed, langs, args.items))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,11 @@
+"""Execution families: explicit rules applied in a given order. Importing registers them."""
+
+from lm_eval_thinkbench.logic.execution import (  # noqa: F401
+    board,
+    cipher,
+    grid,
+    machines,
+    matrix,
+    operators,
+    strings,
+)

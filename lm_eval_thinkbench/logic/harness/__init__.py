@@ -1,0 +1,1 @@
+"""Thin lm-eval adapters for the logic suite (dataset loader, filter, metrics)."""

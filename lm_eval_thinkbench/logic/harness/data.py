@@ -1,0 +1,34 @@
+"""The logic items of one leaf task (language x kind x level), generated on load.
+
+``custom_dataset`` in a task YAML calls :func:`load_logic` with the task's metadata (from
+``--metadata`` and ``--model_args``) and its ``dataset_kwargs``. Keys:
+
+* ``logic_seed``: the set's seed; default: the frozen set. Not ``seed``: lm-eval merges
+  ``--model_args`` into the metadata, and many models take a ``seed`` argument (vLLM,
+  thinkbench-chat, thinkbench-sim), which would silently switch the set.
+* ``logic_items``: items per subclass and level (default 10).
+
+The reasoning markers (``markers``) are read by the shared settings, as for MATH-500.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import datasets
+
+from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.logic.sets import FROZEN_SEED, ITEMS_PER_CELL, generate_docs
+
+log = logging.getLogger(__name__)
+
+
+def load_logic(lang: str, kind: str, level: int, **metadata: Any) -> datasets.DatasetDict:
+    settings.configure(metadata)
+    seed = int(metadata.get("logic_seed", FROZEN_SEED))
+    per_cell = int(metadata.get("logic_items", ITEMS_PER_CELL))
+    if seed != FROZEN_SEED:
+        log.info("thinkbench logic: fresh set, seed %d (frozen set is seed %d)", seed, FROZEN_SEED)
+    docs = list(generate_docs(seed, [lang], [kind], [int(level)], per_cell))
+    return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})

@@ -1,0 +1,109 @@
+"""Score one response to a logic item: status, answer, steps, and the replay of the steps.
+
+Definitions (every comparison goes through :func:`~lm_eval_thinkbench.logic.base.canon`):
+
+* ``answer_correct``: the answer list equals the reference list, element by element.
+* ``step_similarity``: ``difflib.SequenceMatcher(None, hyp, ref, autojunk=False).ratio()``
+  where ``ref`` is the reference steps, canonicalised and joined with ``"\\n"``, and ``hyp`` the
+  model's steps serialised the same way and cut to ``4 * len(ref) + 256`` characters (which
+  bounds the cost on hostile output; the ratio of anything that long is below 0.4 anyway).
+  ``autojunk`` is off because its popular-character heuristic distorts strings longer than 200
+  characters. Answer-only (level 0) items compare the answer lists instead.
+* ``answer_step_correct``: both of the above are perfect.
+* ``valid_process`` / ``first_invalid_step``: the subclass simulator's replay (see
+  :class:`~lm_eval_thinkbench.logic.base.Replay`); for planning any legal plan that reaches the
+  goal is valid, and ``plan_length`` can be set against ``optimal_length``.
+
+A response with an instruction-following or format error scores 0 and False everywhere.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from lm_eval_thinkbench.logic import registry
+from lm_eval_thinkbench.logic.base import Subclass, canon
+from lm_eval_thinkbench.logic.parse import OK, parse_output
+
+#: Bumped whenever a change can move a reported number; every record carries it.
+LOGIC_METRICS_VERSION = "1"
+
+
+def serialise(steps: Sequence[str]) -> str:
+    """The canonical serialisation that step similarity compares."""
+    return "\n".join(canon(s) for s in steps)
+
+
+def step_similarity(steps: Sequence[str], reference: Sequence[str]) -> float:
+    ref = serialise(reference)
+    hyp = serialise(steps)[: 4 * len(ref) + 256]
+    if hyp == ref:
+        return 1.0
+    return difflib.SequenceMatcher(None, hyp, ref, autojunk=False).ratio()
+
+
+@dataclass(frozen=True)
+class Reference:
+    """What scoring needs from a harness document."""
+
+    sub: Subclass
+    state: dict[str, Any]
+    answer: tuple[str, ...]
+    process: tuple[str, ...]
+    answer_only: bool
+    optimal: int | None
+
+    @classmethod
+    def from_doc(cls, doc: Mapping[str, Any]) -> Reference:
+        return cls(
+            sub=registry.get(doc["logic_family"], doc["subclass"]),
+            state=json.loads(doc["state"]),
+            answer=tuple(doc["answer"]),
+            process=tuple(doc["process"]),
+            answer_only=bool(doc["answer_only"]),
+            optimal=doc.get("optimal_length"),
+        )
+
+
+def score_output(ref: Reference, text: str | None) -> dict[str, Any]:
+    """The per-sample record for the answer part ``text`` (None for a truncated response)."""
+    parsed = parse_output(text, ref.answer_only)
+    record: dict[str, Any] = {
+        "status": parsed.status,
+        "error": parsed.error,
+        "answer_correct": False,
+        "step_similarity": 0.0,
+        "answer_step_correct": False,
+        "valid_process": False,
+        "first_invalid_step": None,
+        "steps_given": None,
+        "plan_length": None,
+        "optimal_length": ref.optimal,
+        "logic_metrics_version": LOGIC_METRICS_VERSION,
+    }
+    if parsed.status != OK or parsed.answer is None:
+        return record
+    answer, process = parsed.answer, parsed.process
+    correct = len(answer) == len(ref.answer) and all(
+        canon(a) == canon(b) for a, b in zip(answer, ref.answer, strict=True)
+    )
+    similarity = (
+        step_similarity(answer, ref.answer)
+        if process is None
+        else step_similarity(process, ref.process)
+    )
+    replay = ref.sub.replay(ref.state, answer, process)
+    record.update(
+        answer_correct=correct,
+        step_similarity=similarity,
+        answer_step_correct=correct and similarity == 1.0,
+        valid_process=replay.valid,
+        first_invalid_step=replay.first_invalid_step,
+        steps_given=len(answer if process is None else process),
+        plan_length=replay.length if ref.sub.kind == "planning" else None,
+    )
+    return record

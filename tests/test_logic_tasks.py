@@ -1,0 +1,94 @@
+"""The logic tasks as the harness meets them: YAMLs, dataset loader, metadata, export command."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import lm_eval.tasks
+import pytest
+from lm_eval.tasks import TaskManager
+from test_logic_generation import FROZEN_SHA256
+
+from lm_eval_thinkbench import TASKS_DIR
+from lm_eval_thinkbench.logic import cli, task_yamls
+from lm_eval_thinkbench.logic.harness.data import load_logic
+from lm_eval_thinkbench.logic.sets import generate_docs, set_sha256
+
+LOGIC_DIR = Path(TASKS_DIR) / "logic"
+
+
+@pytest.fixture(scope="module")
+def task_manager() -> TaskManager:
+    """lm-eval's own task index, with the checkout's tasks unless the wheel installed them."""
+    installed = Path(lm_eval.tasks.__file__).parent / "thinkbench" / "logic"
+    return TaskManager(include_path=None if installed.is_dir() else TASKS_DIR)
+
+
+def test_committed_yamls_are_the_generated_ones():
+    expected = task_yamls.files()
+    on_disk = {p.name: p.read_text(encoding="utf-8") for p in LOGIC_DIR.iterdir()}
+    assert on_disk == expected, "run: python -m lm_eval_thinkbench.logic.task_yamls"
+    leaves = [n for n in expected if n.startswith("thinkbench_logic_")]
+    assert len(leaves) == 16
+
+
+def test_lm_eval_builds_the_tree(task_manager):
+    loaded = task_manager.load(["thinkbench_logic"])
+    tree = loaded["group_map"]
+    assert tree["thinkbench_logic"] == ["thinkbench_logic_en", "thinkbench_logic_zh"]
+    assert tree["thinkbench_logic_zh"] == [
+        "thinkbench_logic_zh_execution",
+        "thinkbench_logic_zh_planning",
+    ]
+    assert tree["thinkbench_logic_en_planning"] == [
+        f"thinkbench_logic_en_planning_level{n}" for n in range(4)
+    ]
+    assert len(loaded["tasks"]) == 16
+    assert sum(len(t.eval_docs) for t in loaded["tasks"].values()) == 1200
+    for level in range(4):
+        assert f"thinkbench_logic_level{level}" in task_manager.all_tags
+    # Kind totals across languages: their own groups, in their own run.
+    by_kind = task_manager.load(["thinkbench_logic_execution", "thinkbench_logic_planning"])
+    assert by_kind["group_map"]["thinkbench_logic_planning"] == [
+        "thinkbench_logic_en_planning",
+        "thinkbench_logic_zh_planning",
+    ]
+    with pytest.raises(ValueError, match="Duplicate task"):
+        task_manager.load(["thinkbench_logic", "thinkbench_logic_execution"])
+
+
+def test_a_leaf_loads_its_cell_of_the_frozen_set():
+    test = load_logic(lang="zh", kind="planning", level=3)["test"]
+    assert len(test) == 6 * 10
+    assert {(d["lang"], d["kind"], d["level"], d["seed"]) for d in test} == {
+        ("zh", "planning", 3, 1)
+    }
+    assert list(test) == list(generate_docs(1, ["zh"], ["planning"], [3]))
+
+
+def test_metadata_picks_a_fresh_set_but_a_model_seed_does_not():
+    frozen = load_logic(lang="en", kind="execution", level=1)["test"]
+    # lm-eval merges --model_args into the metadata: a model's own seed must not switch sets.
+    assert list(load_logic(lang="en", kind="execution", level=1, seed=5)["test"]) == list(frozen)
+    fresh = load_logic(lang="en", kind="execution", level=1, logic_seed="5", logic_items=3)["test"]
+    assert len(fresh) == 9 * 3 and {d["seed"] for d in fresh} == {5}
+    shared = {d["state"] for d in fresh} & {d["state"] for d in frozen}
+    assert len(shared) <= 3  # a few level-1 puzzles have small spaces
+
+
+def test_export_writes_the_set_and_its_composition(tmp_path, capsys):
+    out = tmp_path / "frozen.jsonl"
+    cli.main(["export", "--out", str(out)])
+    assert hashlib.sha256(out.read_bytes()).hexdigest() == FROZEN_SHA256
+    report = capsys.readouterr().out
+    assert f"sha256 {FROZEN_SHA256}" in report and "frozen default set" in report
+    assert "towers/hanoi" in report and "per language: en 600, zh 600" in report
+
+    fresh = tmp_path / "fresh.jsonl"
+    cli.main(["export", "--out", str(fresh), "--seed", "8", "--lang", "zh", "--items", "2"])
+    lines = fresh.read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 15 * 4 * 2
+    docs = list(generate_docs(8, ["zh"], per_cell=2))
+    assert f"sha256 {set_sha256(docs)}" in capsys.readouterr().out
+    assert hashlib.sha256(fresh.read_bytes()).hexdigest() == set_sha256(docs)
