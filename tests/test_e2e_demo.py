@@ -6,7 +6,6 @@ import os
 import subprocess
 from pathlib import Path
 
-import lm_eval.tasks
 import pytest
 from e2e_support import BIN, expected_figures, read_results, run_cli
 
@@ -57,10 +56,7 @@ def test_offline_demo_prints_the_per_level_table(tmp_path, math500_path):
 
 def test_repeats_average_every_sample(tmp_path, math500_path):
     """The README's recipe: a YAML that includes ours and sets ``repeats``."""
-    installed = Path(lm_eval.tasks.__file__).parent / "thinkbench" / "math500"
-    template = (installed if installed.is_dir() else Path(TASKS_DIR) / "math500") / (
-        "_math500_template_yaml"
-    )
+    template = Path(TASKS_DIR) / "math500" / "_math500_template_yaml"
     tasks = tmp_path / "my_tasks"
     tasks.mkdir()
     (tasks / "avg3.yaml").write_text(
