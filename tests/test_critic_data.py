@@ -9,14 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_thinkbench.critic import data, harness, settings
-from lm_eval_thinkbench.datafiles import DatasetError
+from lm_eval_thinkbench.critic import data, harness
 from lm_eval_thinkbench.critic.prompts import (
     DELTABENCH_TEMPLATE,
     deltabench_prompt,
     deltabench_target,
     processbench_prompt,
 )
+from lm_eval_thinkbench.datafiles import DatasetError
+from lm_eval_thinkbench.harness import settings
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -236,6 +237,7 @@ def test_loaders_record_the_run_settings():
     data.load_deltabench(
         "pcb", deltabench_path=str(DELTA_JSONL), markers="kimi", deltabench_reference_filter="true"
     )
-    assert settings.current() == settings.CriticSettings(markers="kimi", reference_filter=True)
+    run = settings.current()
+    assert (run.scoring.markers, run.reference_filter) == ("kimi", True)
     with pytest.raises(ValueError, match="unknown marker set"):
         data.load_deltabench("pcb", deltabench_path=str(DELTA_JSONL), markers="nope")

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_thinkbench.critic import harness, pooling, settings
+from lm_eval_thinkbench.critic import harness, pooling
 from lm_eval_thinkbench.critic.data import deltabench_docs
 from lm_eval_thinkbench.critic.scoring import harmonic, processbench_summary, score_sections
+from lm_eval_thinkbench.harness import settings
 
 FIXTURE = Path(__file__).parent / "fixtures" / "deltabench_sample.jsonl"
 

@@ -13,8 +13,9 @@ from lm_eval.api.group import Group
 from lm_eval.config.group import AggMetricConfig
 
 from lm_eval_thinkbench.harness import groups
+from lm_eval_thinkbench.harness.records import pooled_mean
 from lm_eval_thinkbench.logic.harness.filters import score_response
-from lm_eval_thinkbench.logic.harness.metrics import mean_over_valid, process_results
+from lm_eval_thinkbench.logic.harness.metrics import process_results
 from lm_eval_thinkbench.logic.items import make_item, to_doc
 from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, IF_ERROR, OK, parse_output
 from lm_eval_thinkbench.logic.score import Reference, score_output, step_similarity
@@ -281,8 +282,8 @@ def test_process_results_and_the_overall_aggregation():
         "overall_acc": [1.0, 0.0],
         "valid_process": 0.25,
     }
-    assert mean_over_valid([[1.0, 0.0], [], [1.0]]) == pytest.approx(2 / 3)
-    assert math.isnan(mean_over_valid([[], []]))
+    assert pooled_mean([[1.0, 0.0], [], [1.0]]) == pytest.approx(2 / 3)
+    assert math.isnan(pooled_mean([[], []]))
 
 
 # ----- group aggregation --------------------------------------------------------------------

@@ -26,8 +26,9 @@ from typing import Any
 
 import datasets
 
-from lm_eval_thinkbench.critic import settings
 from lm_eval_thinkbench.datafiles import DatasetError, read_records
+from lm_eval_thinkbench.flags import as_bool
+from lm_eval_thinkbench.harness import settings
 
 log = logging.getLogger(__name__)
 
@@ -113,7 +114,7 @@ def processbench_doc(row: Mapping[str, Any], subset: str) -> dict[str, Any]:
         "generator": str(row.get("generator", "")),
         "problem": str(row.get("problem", "")),
         "steps": steps,
-        "final_answer_correct": settings.as_bool(row.get("final_answer_correct", False)),
+        "final_answer_correct": as_bool(row.get("final_answer_correct", False)),
         "label": None if problems else label,
         "data_error": "; ".join(problems),
     }

@@ -20,9 +20,7 @@ from dataclasses import asdict
 from statistics import fmean
 from typing import Any
 
-from lm_eval.api.filter import Filter
-
-from lm_eval_thinkbench.critic import pooling, settings
+from lm_eval_thinkbench.critic import pooling
 from lm_eval_thinkbench.critic.parse import UNPARSED, parse_sections, parse_step_index
 from lm_eval_thinkbench.critic.scoring import (
     SectionScore,
@@ -30,6 +28,8 @@ from lm_eval_thinkbench.critic.scoring import (
     score_sections,
     summarize_sections,
 )
+from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.harness.records import RecordFilter, records
 from lm_eval_thinkbench.trace import split_trace
 
 TRUNCATED = "truncated"
@@ -41,28 +41,14 @@ pooling.install()
 # ----- filters -------------------------------------------------------------------------------
 
 
-class _VerdictFilter(Filter):
-    """``resps`` -> verdict records, one per repeat."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-
-    def apply(self, resps: list[list[Any]], docs: list[dict]) -> list[list[dict]]:
-        markers = settings.current().markers
-        return [[self.record(r, markers) for r in doc_resps] for doc_resps in resps]
-
-    def record(self, raw: object, markers: str) -> dict[str, Any]:
-        raise NotImplementedError
+class ProcessBenchFilter(RecordFilter):
+    def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
+        return processbench_record(raw, settings.current().scoring.markers)
 
 
-class ProcessBenchFilter(_VerdictFilter):
-    def record(self, raw: object, markers: str) -> dict[str, Any]:
-        return processbench_record(raw, markers)
-
-
-class DeltaBenchFilter(_VerdictFilter):
-    def record(self, raw: object, markers: str) -> dict[str, Any]:
-        return deltabench_record(raw, markers)
+class DeltaBenchFilter(RecordFilter):
+    def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
+        return deltabench_record(raw, settings.current().scoring.markers)
 
 
 def processbench_record(raw: object, markers: str) -> dict[str, Any]:
@@ -114,7 +100,7 @@ def processbench_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict
             "status": record["status"],
             "excluded": doc["data_error"] or None,
         }
-        for record in _records(results)
+        for record in records(results)
     ]
     return dict.fromkeys(PROCESSBENCH_METRICS, items)
 
@@ -123,7 +109,7 @@ def deltabench_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[s
     reference_filter = settings.current().reference_filter
     excluded = doc["data_error"] or (NO_TRUTH if not doc["truth_sections"] else None)
     items = []
-    for record in _records(results):
+    for record in records(results):
         item: dict[str, Any] = {
             "status": record["status"],
             "excluded": excluded,
@@ -135,11 +121,6 @@ def deltabench_results(doc: Mapping[str, Any], results: Sequence[Any]) -> dict[s
             )
         items.append(item)
     return dict.fromkeys(DELTABENCH_METRICS, items)
-
-
-def _records(results: Sequence[Any]) -> list[dict[str, Any]]:
-    """The filter's records for one doc (lm-eval wraps the per-doc list once more)."""
-    return list(results[0]) if isinstance(results[0], list) else list(results)
 
 
 # ----- aggregations --------------------------------------------------------------------------

@@ -1,49 +1,32 @@
-"""The lm-eval filter that turns each response into a think-efficiency record.
+"""The lm-eval filter that turns each MATH-500 response into a think-efficiency record.
 
-A filter sees every response together with its document, so it is where the gold answer meets
-the response; its output (one record per response, as a JSON string) is what
-``--log_samples`` writes as ``filtered_resps``, so each logged sample shows how it was split,
-graded, located and counted, next to the untouched raw response in ``resps``. JSON text and
-not a dict because lm-eval logs every filtered response with ``str()``.
+The record (split, grade, first-correct position, token counts, and what produced them) is
+logged as ``filtered_resps``; see ``harness.records`` for how records travel through lm-eval.
 """
 
 from __future__ import annotations
 
-import json
 import logging
 from typing import Any
 
-from lm_eval.api.filter import Filter
-from tqdm import tqdm
-
 from lm_eval_thinkbench.efficiency import score_response
 from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.harness.records import RecordFilter
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.tokens import counter_for_run
 
 log = logging.getLogger(__name__)
 
 
-class ThinkEfficiencyFilter(Filter):
-    """``resps`` -> JSON records. Keeps every repeat (``repeats: n``) so metrics average them."""
+class ThinkEfficiencyFilter(RecordFilter):
+    """Scores each response against its document's gold answer (``efficiency.score_response``)."""
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
+    def prepare(self) -> None:
+        self.run = settings.current()
+        self.counter = counter_for_run(self.run.tokenizer, list(self.run.model_names))
+        self.grader = default_grader()
+        log.info("thinkbench: counting tokens with %s", self.counter.name)
 
-    def apply(self, resps: list[list[Any]], docs: list[dict]) -> list[list[str]]:
-        run = settings.current()
-        counter = counter_for_run(run.tokenizer, list(run.model_names))
-        grader = default_grader()
-        log.info("thinkbench: counting tokens with %s", counter.name)
-        out = []
-        for doc_resps, doc in tqdm(
-            list(zip(resps, docs, strict=True)), desc="thinkbench scoring", unit="doc", leave=False
-        ):
-            gold = str(doc["answer"])
-            out.append(
-                [
-                    json.dumps(score_response(r, gold, run.scoring, counter, grader).to_dict())
-                    for r in doc_resps
-                ]
-            )
-        return out
+    def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
+        gold = str(doc["answer"])
+        return score_response(raw, gold, self.run.scoring, self.counter, self.grader).to_dict()

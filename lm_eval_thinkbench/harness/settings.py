@@ -12,7 +12,12 @@ Keys (all optional):
 * ``step_separator``: regex between reasoning steps (default: blank lines);
 * ``truncated``: ``lenient`` or ``zero`` (how responses without an end marker are graded);
 * ``thinkbench_tokenizer``: the tokenizer that counts (hub name or local path); by default the
-  model's own (its ``tokenizer``, ``pretrained`` or ``model`` arg), else the offline Qwen default.
+  model's own (its ``tokenizer``, ``pretrained`` or ``model`` arg), else the offline Qwen default;
+* ``deltabench_reference_filter``: score DeltaBench as its reference script does (drop predicted
+  section numbers beyond the largest true one).
+
+Every suite's loader calls :func:`configure`, so a bad setting (an unknown marker set) fails at
+load time, before any generation is spent.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from lm_eval_thinkbench.efficiency import ScoringConfig
+from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, DEFAULT_SWITCH_PHRASES, PhraseMatcher
+from lm_eval_thinkbench.trace import get_marker_set
 
 
 @dataclass(frozen=True)
@@ -30,6 +37,7 @@ class RunSettings:
     scoring: ScoringConfig = field(default_factory=ScoringConfig)
     tokenizer: str | None = None
     model_names: tuple[str, ...] = ()
+    reference_filter: bool = False
 
 
 _current = RunSettings()
@@ -41,8 +49,10 @@ def configure(metadata: Mapping[str, Any]) -> RunSettings:
     phrases = metadata.get("switch_phrases", DEFAULT_SWITCH_PHRASES)
     if isinstance(phrases, str):
         phrases = phrases.split("|")
+    markers = str(metadata.get("markers", "think"))
+    get_marker_set(markers)
     scoring = ScoringConfig(
-        markers=str(metadata.get("markers", "think")),
+        markers=markers,
         separator=str(metadata.get("step_separator", DEFAULT_SEPARATOR)),
         matcher=PhraseMatcher(phrases),
         truncated=str(metadata.get("truncated", "lenient")),
@@ -53,7 +63,14 @@ def configure(metadata: Mapping[str, Any]) -> RunSettings:
         if isinstance(metadata.get(k), str)
     )
     explicit = metadata.get("thinkbench_tokenizer")
-    _current = RunSettings(scoring, str(explicit) if explicit else None, model_names)
+    _current = RunSettings(
+        scoring=scoring,
+        tokenizer=str(explicit) if explicit else None,
+        model_names=model_names,
+        reference_filter=as_bool(
+            metadata.get("deltabench_reference_filter", False), "deltabench_reference_filter"
+        ),
+    )
     return _current
 
 

@@ -29,7 +29,7 @@ METRICS = (  # (name, higher is better, aggregation)
     ("answer_step_acc", True, "mean"),
     ("if_error", False, "mean"),
     ("format_error", False, "mean"),
-    ("overall_acc", True, "!function lm_eval_thinkbench.logic.harness.metrics.mean_over_valid"),
+    ("overall_acc", True, "!function lm_eval_thinkbench.harness.records.pooled_mean"),
     ("valid_process", True, "mean"),
 )
 HEADER = (

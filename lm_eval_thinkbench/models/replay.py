@@ -28,6 +28,7 @@ from lm_eval.models.api_models import JsonChatStr
 from lm_eval.utils import handle_non_serializable, hash_string
 from tqdm import tqdm
 
+from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.models.chat import (
     CHAT_TOKENIZER_NAME,
     render_chat,
@@ -38,8 +39,6 @@ eval_logger = logging.getLogger(__name__)
 
 #: How lm-eval's evaluation tracker names per-task sample logs.
 SAMPLES_GLOB = "samples_*.jsonl"
-_TRUE = ("true", "1", "yes")
-_FALSE = ("false", "0", "no")
 
 
 class SampleLogError(ValueError):
@@ -165,14 +164,6 @@ def _logged_requests(record: object, where: str) -> list[tuple[str, tuple[str, .
     return out
 
 
-def _as_bool(value: bool | str, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if str(value).strip().lower() in _TRUE + _FALSE:
-        return str(value).strip().lower() in _TRUE
-    raise ValueError(f"{name} must be true or false, got {value!r}")
-
-
 @register_model("thinkbench-replay")
 class ReplayLM(LM):
     """Serves the responses of earlier ``--log_samples`` runs instead of generating.
@@ -193,7 +184,7 @@ class ReplayLM(LM):
         if not samples:
             raise ValueError("thinkbench-replay needs samples=<lm-eval output folder or file>")
         warn_ignored_args("thinkbench-replay", kwargs)
-        self.strict = _as_bool(strict, "strict")
+        self.strict = as_bool(strict, "strict")
         self.files = find_sample_files(str(samples))
         self._index = load_samples(self.files)
         conflicts = sum(

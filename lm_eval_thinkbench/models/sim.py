@@ -21,6 +21,7 @@ from lm_eval.api.model import LM
 from lm_eval.api.registry import register_model
 
 import lm_eval_thinkbench.simulate.critic  # noqa: F401  registers the critic responders
+from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.simulate import SCENARIOS, SimTrace, respond
 from lm_eval_thinkbench.simulate import logic as _logic  # noqa: F401  registers the logic responder
@@ -47,7 +48,7 @@ class SimulatedReasoner(LM):
         if scenario is not None and scenario not in SCENARIOS:
             raise ValueError(f"unknown scenario {scenario!r}; expected one of {SCENARIOS}")
         self.seed = int(seed)
-        self.reasoning_field = _as_bool(reasoning_field)
+        self.reasoning_field = as_bool(reasoning_field, "reasoning_field")
         self.scenario = scenario
         self.target_tokens = None if target_tokens is None else int(target_tokens)
 
@@ -106,9 +107,3 @@ class SimulatedReasoner(LM):
         text = "\n\n".join(f"{m['role']}: {m['content']}" for m in chat_history)
         return text + "\n\nassistant:" if add_generation_prompt else text
 
-
-def _as_bool(value: object) -> bool:
-    """Model args arrive typed from ``--model_args`` but as-is from Python callers."""
-    if isinstance(value, str):
-        return value.strip().lower() in ("1", "true", "yes", "on")
-    return bool(value)

@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from lm_eval.api.filter import Filter
-
 from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.harness.records import RecordFilter
 from lm_eval_thinkbench.logic.score import Reference, score_output
 from lm_eval_thinkbench.trace import split_trace
 
@@ -24,12 +23,11 @@ def score_response(doc: dict[str, Any], raw: object, markers: str) -> dict[str, 
     return record
 
 
-class LogicFilter(Filter):
-    """``resps`` -> records. Keeps every repeat (``repeats: n``) so metrics can average them."""
+class LogicFilter(RecordFilter):
+    """Scores each response against its item's reference answer and steps."""
 
-    def apply(self, resps: list[list[Any]], docs: list[dict]) -> list[list[dict]]:
-        markers = settings.current().scoring.markers
-        return [
-            [score_response(doc, r, markers) for r in rs]
-            for rs, doc in zip(resps, docs, strict=True)
-        ]
+    def prepare(self) -> None:
+        self.markers = settings.current().scoring.markers
+
+    def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
+        return score_response(doc, raw, self.markers)
