@@ -11,10 +11,15 @@ from __future__ import annotations
 import math
 from fractions import Fraction as F
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
+import yaml
+from lm_eval.api.group import Group
+from lm_eval.config.group import AggMetricConfig
 
-from lm_eval_thinkbench.critic import harness, pooling
+from lm_eval_thinkbench import TASKS_DIR
+from lm_eval_thinkbench.critic import harness
 from lm_eval_thinkbench.critic.data import deltabench_docs
 from lm_eval_thinkbench.critic.scoring import harmonic, processbench_summary, score_sections
 from lm_eval_thinkbench.harness import settings
@@ -112,14 +117,45 @@ def test_deltabench_reference_filter_drops_flags_beyond_the_last_true_section():
 @pytest.mark.parametrize(
     ("domain", "want"),
     [
-        ("math", {"f1_macro": F(2, 5), "precision_micro": 1, "recall_micro": F(1, 2),
-                  "f1_micro": F(2, 3), "excluded": F(2, 4)}),
-        ("code", {"f1_macro": F(1, 2), "precision_micro": F(2, 3), "recall_micro": F(1, 2),
-                  "f1_micro": F(4, 7), "unparsed": F(1, 3)}),
-        ("pcb", {"f1_macro": F(1, 3), "precision_micro": F(1, 2), "recall_micro": F(1, 2),
-                 "f1_micro": F(1, 2), "unparsed": F(1, 2)}),
-        ("general", {"f1_macro": F(2, 3), "precision_micro": F(1, 2), "recall_micro": 1,
-                     "excluded": F(1, 2)}),
+        (
+            "math",
+            {
+                "f1_macro": F(2, 5),
+                "precision_micro": 1,
+                "recall_micro": F(1, 2),
+                "f1_micro": F(2, 3),
+                "excluded": F(2, 4),
+            },
+        ),
+        (
+            "code",
+            {
+                "f1_macro": F(1, 2),
+                "precision_micro": F(2, 3),
+                "recall_micro": F(1, 2),
+                "f1_micro": F(4, 7),
+                "unparsed": F(1, 3),
+            },
+        ),
+        (
+            "pcb",
+            {
+                "f1_macro": F(1, 3),
+                "precision_micro": F(1, 2),
+                "recall_micro": F(1, 2),
+                "f1_micro": F(1, 2),
+                "unparsed": F(1, 2),
+            },
+        ),
+        (
+            "general",
+            {
+                "f1_macro": F(2, 3),
+                "precision_micro": F(1, 2),
+                "recall_micro": 1,
+                "excluded": F(1, 2),
+            },
+        ),
     ],
 )
 def test_deltabench_per_domain(domain, want):
@@ -131,12 +167,11 @@ def test_deltabench_domains_pool_exactly_into_the_overall_figures():
     leaves = []
     for domain in ("math", "code", "pcb", "general"):
         items = _items(False, domain)
-        leaves.append({"sample_len": len(items)} | {
-            f"{k},critic": v for k, v in _figures(items).items()
-        })
-    group = {f"{k},critic": math.nan for k in harness.DELTABENCH_METRICS}
-    pooled = pooling.pooled_figures(leaves, group)
-    for metric in (*pooling.WEIGHTS, "f1_micro"):
+        leaves.append(
+            {"sample_len": len(items)} | {f"{k},critic": v for k, v in _figures(items).items()}
+        )
+    pooled = _pool(leaves, harness.DELTABENCH_METRICS)
+    for metric in set(harness.DELTABENCH_METRICS) - {"unparsed", "excluded"}:
         assert pooled[f"{metric},critic"] == pytest.approx(overall[metric], abs=1e-12), metric
     # lm-eval's own size-weighted mean would be wrong here
     naive = sum(leaf["f1_micro,critic"] * leaf["sample_len"] for leaf in leaves) / 11
@@ -144,15 +179,36 @@ def test_deltabench_domains_pool_exactly_into_the_overall_figures():
 
 
 def test_pooling_a_critic_that_never_flags_gives_zero_micro_precision():
-    leaf = {"sample_len": 4, "excluded,critic": 0.25, "flagged_sections,critic": 0.0,
-            "true_sections,critic": 2.0, "precision_micro,critic": 0.0,
-            "recall_micro,critic": 0.0, "f1_macro,critic": 0.0}
-    empty = {"sample_len": 2, "excluded,critic": 1.0, "precision_micro,critic": math.nan,
-             "f1_macro,critic": math.nan}
-    group = {"precision_micro,critic": 0, "recall_micro,critic": 0, "f1_micro,critic": 0,
-             "f1_macro,critic": 0}
-    assert pooling.pooled_figures([leaf, empty], group) == dict.fromkeys(group, 0.0)
-    assert math.isnan(pooling.pooled_figures([empty], group)["f1_macro,critic"])
+    leaf = {
+        "sample_len": 4,
+        "excluded,critic": 0.25,
+        "flagged_sections,critic": 0.0,
+        "true_sections,critic": 2.0,
+        "precision_micro,critic": 0.0,
+        "recall_micro,critic": 0.0,
+        "f1_macro,critic": 0.0,
+    }
+    empty = {
+        "sample_len": 2,
+        "excluded,critic": 1.0,
+        "precision_micro,critic": math.nan,
+        "f1_macro,critic": math.nan,
+    }
+    metrics = ("precision_micro", "recall_micro", "f1_micro", "f1_macro")
+    assert _pool([leaf, empty], metrics) == {f"{m},critic": 0.0 for m in metrics}
+    assert math.isnan(_pool([empty], metrics)["f1_macro,critic"])
+
+
+def _pool(leaves: list[dict], metrics) -> dict[str, float]:
+    """The DeltaBench group YAML's own declarations, applied by the real Group.aggregate."""
+    yaml_path = Path(TASKS_DIR) / "deltabench" / "_thinkbench_deltabench.yaml"
+    meta = yaml.safe_load(yaml_path.read_text())
+    agg = [AggMetricConfig(metric=m, filter_list=["critic"]) for m in metrics]
+    group = Group("g", aggregate_metric_list=agg, metadata=meta["metadata"])
+    names = [f"leaf{i}" for i in range(len(leaves))]
+    group.get_all_tasks = lambda recursive=True: [SimpleNamespace(task_name=n) for n in names]
+    out = group.aggregate(dict(zip(names, leaves, strict=True)))
+    return {k: v for k, v in out.items() if k.endswith(",critic") and "_stderr" not in k}
 
 
 def test_score_sections_counts_sets_and_zero_denominators():

@@ -9,5 +9,5 @@ Can a model (a *critic*) or a process reward model find where a chain of thought
   that only restate or re-check an answer already reached.
 
 The pure core (``parse``, ``scoring``, ``prm``, ``sections``, ``prompts``) knows nothing about
-lm-eval; ``data``, ``harness`` and ``pooling`` adapt it to the harness, ``prm_cli`` to a shell.
+lm-eval; ``data`` and ``harness`` adapt it to the harness, ``prm_cli`` to a shell.
 """

@@ -20,7 +20,6 @@ from dataclasses import asdict
 from statistics import fmean
 from typing import Any
 
-from lm_eval_thinkbench.critic import pooling
 from lm_eval_thinkbench.critic.parse import UNPARSED, parse_sections, parse_step_index
 from lm_eval_thinkbench.critic.scoring import (
     SectionScore,
@@ -28,14 +27,14 @@ from lm_eval_thinkbench.critic.scoring import (
     score_sections,
     summarize_sections,
 )
-from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.harness import groups, settings
 from lm_eval_thinkbench.harness.records import RecordFilter, records
 from lm_eval_thinkbench.trace import split_trace
 
 TRUNCATED = "truncated"
 NO_TRUTH = "no error sections in the ground truth"
 
-pooling.install()
+groups.install()
 
 
 # ----- filters -------------------------------------------------------------------------------

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from statistics import fmean
 
+from lm_eval_thinkbench.stats import harmonic
+
 
 @dataclass(frozen=True)
 class SectionScore:
@@ -52,13 +54,6 @@ def score_sections(
     precision = tp / (tp + fp) if tp + fp else 0.0
     recall = tp / (tp + fn) if tp + fn else 0.0
     return SectionScore(tp, fp, fn, precision, recall, harmonic(precision, recall))
-
-
-def harmonic(a: float, b: float) -> float:
-    """2ab / (a + b), 0 when both are 0; NaN propagates (a side with no samples)."""
-    if math.isnan(a) or math.isnan(b):
-        return math.nan
-    return 2 * a * b / (a + b) if a + b else 0.0
 
 
 MACRO = ("precision_macro", "recall_macro", "f1_macro")

@@ -1,11 +1,12 @@
-"""Exact group figures for metrics that are means over a subset of the samples.
+"""Exact group figures for metrics that are means over a subset of the samples, or ratios.
 
 lm-eval 0.4.13 aggregates a group as the mean of its subtasks' values weighted by subtask
 size (``lm_eval/api/group.py``). That is exact for plain means, and wrong for a mean over a
 subset: level 1 may have 40 correct answers out of 43 and level 5 only 30 of 134. The pooled
 value weights each leaf task by the size of its subset, ``share * size``, where the share is
 read off per-sample rates the task also reports (repeats included, as every leaf has the same
-number of repeats).
+number of repeats); a ratio of sums (micro precision) is weighted further by the leaf's mean
+denominator per sample.
 
 A group YAML declares such metrics under ``metadata``:
 
@@ -14,7 +15,10 @@ A group YAML declares such metrics under ``metadata``:
 * ``pooled_over_subset: {metric: {within: [rate, ...]}}`` or ``{metric: {excluding: [rate,
   ...]}}``: the share is the sum of the listed rates, or one minus that sum (the logic suite's
   ``overall_acc`` is a mean over the samples with neither error: ``excluding: [if_error,
-  format_error]``).
+  format_error]``). An optional ``times: [metric, ...]`` multiplies the weight by those
+  per-sample means (DeltaBench's micro precision: ``times: [flagged_sections]``).
+* ``harmonic_means: {metric: [a, b]}``: the metric is the harmonic mean of the group's (pooled)
+  ``a`` and ``b`` (micro F1 from micro precision and recall).
 
 :func:`install` wraps ``Group.aggregate`` once; it changes only the declared metrics, at every
 level of a group tree (each group pools its own leaves), and leaves every other group untouched.
@@ -30,23 +34,30 @@ from typing import Any
 
 from lm_eval.api.group import Group
 
+from lm_eval_thinkbench.stats import harmonic
+
 OVER_CORRECT = ("first_correct_tokens", "reflection_tokens", "token_efficiency")
 ACCURACY = "exact_match"
 
 
 @dataclass(frozen=True)
 class Subset:
-    """The samples a metric averages over, as a share of a task: the sum of the ``within``
-    rates, or one minus the sum of the ``excluding`` rates."""
+    """The samples a metric averages over, as a share of a task (the sum of the ``within``
+    rates, or one minus the sum of the ``excluding`` rates), and the per-sample means that
+    further weight a ratio of sums (``times``)."""
 
     within: tuple[str, ...] = ()
     excluding: tuple[str, ...] = ()
+    times: tuple[str, ...] = ()
 
-    def share(self, res: Mapping[str, Any], filt: str) -> float:
-        def total(metrics: tuple[str, ...]) -> float:
-            return sum(res.get(f"{m},{filt}", 0.0) for m in metrics)
+    def size(self, res: Mapping[str, Any], filt: str) -> float:
+        """How many samples of the leaf ``res`` the metric averages over."""
+        total = sum(_number(res, m, filt) for m in self.within or self.excluding)
+        share = total if self.within else 1.0 - total
+        return share * res.get("sample_len", 0)
 
-        return total(self.within) if self.within else 1.0 - total(self.excluding)
+    def weight(self, res: Mapping[str, Any], filt: str) -> float:
+        return math.prod((_number(res, m, filt) for m in self.times), start=self.size(res, filt))
 
 
 CORRECT = Subset(within=(ACCURACY,))
@@ -57,17 +68,13 @@ def declared_subsets(metadata: Mapping[str, Any] | None) -> dict[str, Subset]:
     metadata = metadata or {}
     out = {m: CORRECT for m in metadata.get("pooled_over_correct") or ()}
     for metric, spec in (metadata.get("pooled_over_subset") or {}).items():
-        if (
-            not isinstance(spec, Mapping)
-            or len(spec) != 1
-            or not {"within", "excluding"} >= set(spec)
-        ):
+        keys = set(spec) - {"times"} if isinstance(spec, Mapping) else set()
+        if len(keys) != 1 or not keys <= {"within", "excluding"}:
             raise ValueError(
                 f"pooled_over_subset: {metric}: expected {{within: [rates]}} or "
-                f"{{excluding: [rates]}}, got {spec!r}"
+                f"{{excluding: [rates]}}, optionally with times: [metrics]; got {spec!r}"
             )
-        key, rates = next(iter(spec.items()))
-        out[metric] = Subset(**{key: tuple(rates)})
+        out[metric] = Subset(**{k: tuple(v) for k, v in spec.items()})
     return out
 
 
@@ -79,14 +86,21 @@ def install() -> None:
     @functools.wraps(original)
     def aggregate(self: Group, task_metrics: dict[str, Any]) -> Any:
         out = original(self, task_metrics)
-        subsets = declared_subsets(self.metadata)
-        if subsets:
-            leaves = [t.task_name for t in self.get_all_tasks() if t.task_name in task_metrics]
+        metadata = self.metadata or {}
+        subsets = declared_subsets(metadata)
+        harmonic_means = metadata.get("harmonic_means") or {}
+        if subsets or harmonic_means:
+            leaves = [task_metrics[t.task_name] for t in self.get_all_tasks()
+                      if t.task_name in task_metrics]  # fmt: skip
             for key in list(out):
                 metric, _, filt = key.partition(",")
-                if metric in subsets and filt and "_stderr" not in metric:
-                    results = [task_metrics[t] for t in leaves]
-                    out[key] = pooled_mean(results, metric, filt, subsets[metric])
+                if metric in subsets and filt:
+                    out[key] = pooled_mean(leaves, metric, filt, subsets[metric])
+            for metric, (a, b) in harmonic_means.items():
+                for key in [k for k in out if k.startswith(f"{a},")]:
+                    filt = key.partition(",")[2]
+                    if f"{b},{filt}" in out:
+                        out[f"{metric},{filt}"] = harmonic(out[key], out[f"{b},{filt}"])
         return out
 
     aggregate._thinkbench = True  # type: ignore[attr-defined]
@@ -96,12 +110,30 @@ def install() -> None:
 def pooled_mean(
     leaf_results: list[dict[str, Any]], metric: str, filt: str, subset: Subset = CORRECT
 ) -> float:
-    """Mean over the subset's samples across leaves: each leaf weighted by its subset size."""
+    """Mean over the subset's samples across leaves, each leaf weighted by its subset size.
+
+    NaN when no leaf has a sample in the subset; 0 when some do but every weight is 0 (the
+    micro precision of a critic that never flags anything), as at task level.
+    """
     total = weight = 0.0
+    counted = False
     for res in leaf_results:
         value = res.get(f"{metric},{filt}")
-        n = subset.share(res, filt) * res.get("sample_len", 0)
-        if n > 0 and isinstance(value, float) and not math.isnan(value):
-            total += value * n
-            weight += n
-    return total / weight if weight else math.nan
+        if subset.size(res, filt) <= 0 or not _is_number(value):
+            continue
+        counted = True
+        w = subset.weight(res, filt)
+        total += value * w
+        weight += w
+    if weight:
+        return total / weight
+    return 0.0 if counted else math.nan
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not math.isnan(value)
+
+
+def _number(res: Mapping[str, Any], metric: str, filt: str) -> float:
+    value = res.get(f"{metric},{filt}")
+    return float(value) if _is_number(value) else 0.0

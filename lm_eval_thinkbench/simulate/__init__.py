@@ -31,8 +31,8 @@ def respond(doc: Mapping[str, Any], seed: int = 0, **math_options: Any) -> SimTr
 
 
 __all__ = [
-    "RESPONDERS",
     "CHARS_PER_TOKEN",
+    "RESPONDERS",
     "SCENARIOS",
     "SCENARIO_WEIGHTS",
     "SimTrace",
