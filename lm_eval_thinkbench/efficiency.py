@@ -1,36 +1,71 @@
 """Per-sample think-efficiency: one function from a raw response to one record.
 
-The harness adapters and the post-hoc analysis both call :func:`score_response`, so a metric
-is defined here once and the in-harness number and the post-hoc number cannot drift apart.
+The harness adapters and the post-hoc analysis both build their records here, so a metric is
+defined once and the in-harness number and the post-hoc number cannot drift apart.
 
 Definitions (tokens are counted on the model's own text, see ``tokens.py``):
 
 * ``reasoning_tokens`` / ``answer_tokens``: the two parts of the response (``trace.py``).
 * ``thought_num``: switch phrases in the reasoning (``steps.PhraseMatcher``).
 * ``first_correct_tokens``: tokens of the reasoning up to the *end* of the first step that
-  commits to an answer equivalent to the gold (``locate.rule``). When the reasoning never
-  states it but the final answer is right, the answer was first reached after the reasoning:
-  the whole reasoning counts.
+  commits to an answer equivalent to the gold (``locate.rule``, or a judge). When the reasoning
+  never states it but the final answer is right, the answer was first reached after the
+  reasoning: the whole reasoning counts.
 * ``reflection_tokens`` = reasoning − first_correct; ``token_efficiency`` =
   first_correct / reasoning (1.0 for a correct answer with no reasoning at all).
+* ``outcome_efficiency`` (Chen et al. 2024, "Do NOT Think That Much for 2+3=?"): for a correct
+  response, the share of the whole response (reasoning + answer) spent up to the first correct
+  solution (1.0 when only the answer part states it); 0 for a wrong one. Its mean over all
+  samples is the paper's ξ_O.
+* ``underthinking`` (Wang et al. 2025, "Thoughts Are All Over the Place"): for a wrong response,
+  1 − (tokens up to the end of the first correct thought) / (tokens of the whole response), 0
+  when no thought reached the gold; None for a correct one. Its mean over wrong samples is the
+  paper's ξ_UT. A "correct thought" here is a step that commits to the gold (the paper asks an
+  LLM whether a thought *would lead* to it).
+* ``solution_rounds``: paragraphs (``config.separator``) of the reasoning that state an answer
+  (any answer statement of ``locate.rule``, right or wrong): how many times the model concluded.
+* ``sections`` / ``redundant_sections``: DeltaBench-style sections of the reasoning and, after
+  the first-correct position, those that only restate or re-check the answer
+  (``critic.sections``); None when the reasoning never reached the gold.
 
-The last three are reported for correctly answered samples (EvalScope's coverage); a record
-of a wrong answer still carries them when the reasoning reached the gold and moved away.
+The first-correct figures are reported for correctly answered samples (EvalScope's coverage);
+a record of a wrong answer still carries them when the reasoning reached the gold and moved
+away. When the locator failed (``LocatorError``: a judge call that never succeeded, a rewrite
+that changed the text), every figure that depends on the first-correct position is None and
+the record says why in ``locator_error``; the others stand.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from lm_eval_thinkbench import METRICS_VERSION
-from lm_eval_thinkbench.locate.rule import locate_first_correct
+from lm_eval_thinkbench.critic.sections import redundant_reflection, split_sections
+from lm_eval_thinkbench.locate.rule import (
+    FirstCorrect,
+    Statement,
+    find_statements,
+    locate_first_correct,
+    surely_different,
+)
 from lm_eval_thinkbench.math.extract import Extraction, extract_final_answer
-from lm_eval_thinkbench.math.grader import Grader
-from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, PhraseMatcher, split_separator
+from lm_eval_thinkbench.math.grader import Grader, Verdict
+from lm_eval_thinkbench.steps import (
+    DEFAULT_SEPARATOR,
+    PhraseMatcher,
+    Span,
+    split_keywords,
+    split_separator,
+    step_index_at,
+)
 from lm_eval_thinkbench.tokens import TokenCounter
 from lm_eval_thinkbench.trace import Trace, split_trace
 
 TRUNCATED_POLICIES = ("lenient", "zero")
+#: Step splitters that need no model; "llm" (a judge rewrites the reasoning) lives in
+#: ``lm_eval_thinkbench.judge.split`` because it needs an async client.
+LOCAL_SPLITS = ("separator", "keywords")
 
 
 @dataclass(frozen=True)
@@ -39,19 +74,30 @@ class ScoringConfig:
 
     ``truncated``: "lenient" grades a truncated response by the last answer in its text (what
     lm-eval's ``think_end_token`` does when the token is missing, so accuracy matches the
-    harness's own math tasks); "zero" scores it as wrong.
+    harness's own math tasks); "zero" scores it as wrong. ``split``: how the reasoning is cut
+    into steps for the first-correct position ("separator": between ``separator`` matches;
+    "keywords": at each switch phrase of ``matcher``).
     """
 
     markers: str = "think"
     separator: str = DEFAULT_SEPARATOR
     matcher: PhraseMatcher = field(default_factory=PhraseMatcher)
     truncated: str = "lenient"
+    split: str = "separator"
 
     def __post_init__(self) -> None:
         if self.truncated not in TRUNCATED_POLICIES:
             raise ValueError(
                 f"truncated must be one of {TRUNCATED_POLICIES}, not {self.truncated!r}"
             )
+        if self.split not in LOCAL_SPLITS:
+            raise ValueError(f"split must be one of {LOCAL_SPLITS}, not {self.split!r}")
+
+    def split_steps(self, reasoning: str) -> list[Span]:
+        """The steps of ``reasoning`` under this config's local splitter."""
+        if self.split == "keywords":
+            return split_keywords(reasoning, self.matcher)
+        return split_separator(reasoning, self.separator)
 
 
 @dataclass(frozen=True)
@@ -76,60 +122,206 @@ class SampleRecord:
     split_source: str
     markers: str
     tokenizer: str
+    outcome_efficiency: float | None
+    underthinking: float | None
+    solution_rounds: int
+    sections: int
+    redundant_sections: int | None
+    step_split: str = "separator"
     locator: str = "rule"
+    locator_error: str | None = None
     metrics_version: str = METRICS_VERSION
 
     def to_dict(self) -> dict:
         return asdict(self)
 
 
-def score_response(
-    raw: object, gold: str, config: ScoringConfig, counter: TokenCounter, grader: Grader
-) -> SampleRecord:
-    """Split, grade, locate and count one response. Never raises on model output."""
-    trace = split_trace(raw, config.markers)
-    reasoning = trace.reasoning
-    extraction = _final_answer(trace, config)
-    final = grader.equivalent(gold, extraction.value) if extraction.value else None
-    correct = bool(final and final.equivalent)
+@dataclass(frozen=True)
+class LocatorError:
+    """The locator could not say where the answer was first reached, and why."""
 
-    steps = split_separator(reasoning, config.separator)
-    located = locate_first_correct(reasoning, steps, gold, grader)
+    message: str
+
+
+@dataclass(frozen=True)
+class Graded:
+    """A response split and its final answer checked: everything that does not depend on how
+    the reasoning is cut into steps or on where the answer was first reached.
+
+    ``correct`` is the checker's verdict; an adapter that trusts another verdict (a task's own
+    logged score) replaces it with ``dataclasses.replace`` before :func:`score_graded`.
+    """
+
+    trace: Trace
+    extraction: Extraction
+    final: Verdict | None
+    correct: bool
+
+
+#: Where the first-correct position comes from: ``(reasoning, steps, gold, statements)`` ->
+#: result. The rule locator is the default; a judge's answer can be passed in the same shape.
+Locate = Callable[[str, Sequence[Span], str, Sequence[Statement]], "FirstCorrect | LocatorError"]
+
+
+def score_response(
+    raw: object,
+    gold: str,
+    config: ScoringConfig,
+    counter: TokenCounter,
+    grader: Grader,
+    *,
+    locate: Locate | None = None,
+    locator: str = "rule",
+) -> SampleRecord:
+    """Split, grade, locate and count one response. Never raises on model output.
+
+    ``locate`` replaces the rule locator (a first-correct position found elsewhere, e.g. by a
+    judge); ``locator`` names it in the record.
+    """
+    graded = grade_response(raw, gold, config, grader)
+    reasoning = graded.trace.reasoning
+    steps = config.split_steps(reasoning)
+    statements = find_statements(reasoning)
+    if locate is None:
+        located: FirstCorrect | LocatorError = locate_first_correct(
+            reasoning, steps, gold, grader, statements=statements
+        )
+    else:
+        located = locate(reasoning, steps, gold, statements)
+    return score_graded(
+        graded, steps, located, config, counter, statements=statements, locator=locator
+    )
+
+
+def grade_response(raw: object, gold: str, config: ScoringConfig, grader: Grader) -> Graded:
+    """Split one response into reasoning and answer and check its final answer."""
+    trace = split_trace(raw, config.markers)
+    extraction = _final_answer(trace, config)
+    final = _check(grader, gold, extraction.value) if extraction.value else None
+    return Graded(trace, extraction, final, bool(final and final.equivalent))
+
+
+def score_graded(
+    graded: Graded,
+    steps: Sequence[Span],
+    located: FirstCorrect | LocatorError,
+    config: ScoringConfig,
+    counter: TokenCounter,
+    *,
+    statements: Sequence[Statement] | None = None,
+    locator: str = "rule",
+    step_split: str | None = None,
+) -> SampleRecord:
+    """Count and measure a graded response, given its steps and its first-correct position.
+
+    ``statements`` (the answer statements of the reasoning, from ``find_statements``) may be
+    passed when the caller already has them; ``step_split`` names a splitter other than the
+    config's (the judge's rewrite).
+    """
+    trace = graded.trace
+    reasoning = trace.reasoning
+    correct = graded.correct
+    if statements is None:
+        statements = find_statements(reasoning)
     reasoning_tokens = counter.count(reasoning)
+    answer_tokens = counter.count(trace.answer)
+    response_tokens = reasoning_tokens + answer_tokens
+    sections = split_sections(reasoning, config.separator)
+    grading_timeouts = int(graded.final is not None and graded.final.status == "timeout")
+    common = {
+        "correct": correct,
+        "extracted": graded.extraction.value,
+        "extraction": graded.extraction.method,
+        "truncated": trace.truncated,
+        "reasoning_tokens": reasoning_tokens,
+        "answer_tokens": answer_tokens,
+        "thought_num": config.matcher.count(reasoning),
+        "steps": len(steps),
+        "split_source": trace.source,
+        "markers": trace.markers,
+        "tokenizer": counter.name,
+        "solution_rounds": _solution_rounds(reasoning, statements, config.separator),
+        "sections": len(sections),
+        "step_split": step_split or config.split,
+        "locator": locator,
+    }
+
+    if isinstance(located, LocatorError):
+        return SampleRecord(
+            **common,
+            first_correct_step=None,
+            first_correct_source=None,
+            first_correct_quote=None,
+            first_correct_tokens=None,
+            reflection_tokens=None,
+            token_efficiency=None,
+            grading_timeouts=grading_timeouts,
+            outcome_efficiency=None,
+            underthinking=None,
+            redundant_sections=None,
+            locator_error=located.message,
+        )
 
     if located.char_end is not None:
         first_tokens: int | None = counter.count(reasoning[: located.char_end])
         source: str | None = "reasoning"
+        answer_end = located.char_end
     elif correct:
-        first_tokens, source = reasoning_tokens, "answer"
+        first_tokens, source, answer_end = reasoning_tokens, "answer", len(reasoning)
     else:
-        first_tokens, source = None, None
+        first_tokens, source, answer_end = None, None, None
     reflection = None if first_tokens is None else reasoning_tokens - first_tokens
     if first_tokens is None:
         efficiency = None
     else:
         efficiency = first_tokens / reasoning_tokens if reasoning_tokens else 1.0
 
+    if correct:
+        reached = response_tokens if source == "answer" else first_tokens
+        outcome = reached / response_tokens if response_tokens else 1.0
+        underthinking = None
+    else:
+        outcome = 0.0
+        underthinking = 1 - first_tokens / response_tokens if source == "reasoning" else 0.0
+
+    redundant = None
+    if answer_end is not None:
+        redundancy = redundant_reflection(
+            reasoning,
+            answer_end=answer_end,
+            answer=located.value or graded.extraction.value,
+            sections=sections,
+        )
+        redundant = len(redundancy.redundant)
+
     return SampleRecord(
-        correct=correct,
-        extracted=extraction.value,
-        extraction=extraction.method,
-        truncated=trace.truncated,
-        reasoning_tokens=reasoning_tokens,
-        answer_tokens=counter.count(trace.answer),
-        thought_num=config.matcher.count(reasoning),
-        steps=len(steps),
+        **common,
         first_correct_step=located.step_index,
         first_correct_source=source,
         first_correct_quote=located.quote,
         first_correct_tokens=first_tokens,
         reflection_tokens=reflection,
         token_efficiency=efficiency,
-        grading_timeouts=located.timeouts + int(final is not None and final.status == "timeout"),
-        split_source=trace.source,
-        markers=trace.markers,
-        tokenizer=counter.name,
+        grading_timeouts=grading_timeouts + located.timeouts,
+        outcome_efficiency=outcome,
+        underthinking=underthinking,
+        redundant_sections=redundant,
     )
+
+
+def _check(grader: Grader, gold: str, candidate: str) -> Verdict:
+    """The grader's verdict, skipping the worker when two plain numbers plainly differ."""
+    if surely_different(gold, candidate):
+        return Verdict(False, "fast")
+    return grader.equivalent(gold, candidate)
+
+
+def _solution_rounds(reasoning: str, statements: Sequence[Statement], separator: str) -> int:
+    """Paragraphs holding at least one answer statement."""
+    if not statements:
+        return 0
+    paragraphs = split_separator(reasoning, separator)
+    return len({step_index_at(paragraphs, s.start) for s in statements} - {None})
 
 
 def _final_answer(trace: Trace, config: ScoringConfig) -> Extraction:

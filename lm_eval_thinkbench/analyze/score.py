@@ -1,0 +1,423 @@
+"""Score every sample: the records of ``efficiency``, with the rule or the judge locator.
+
+This is the only place that knows about both the judge and the per-sample metrics, and it adds
+no metric of its own: every number comes from ``efficiency.score_graded``.
+
+The work is arranged so that neither the judge's latency nor the local work waits for the
+other. A first, cheap pass splits each response and submits its judge calls (the ``llm`` split,
+then the first-correct question on its steps). Each sample is then graded, located and counted
+as soon as its judge reply is in, by a pool of worker processes (forked before the judge thread
+starts, each with its own grader), since grading and token counting hold the GIL. A judge
+failure never drops a sample: the record carries ``locator_error`` and only the figures that
+need the first-correct position are missing.
+"""
+
+from __future__ import annotations
+
+import importlib
+import multiprocessing
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, replace
+from multiprocessing.util import Finalize
+from typing import TYPE_CHECKING
+
+from tqdm import tqdm
+
+from lm_eval_thinkbench.analyze.samples import Sample
+from lm_eval_thinkbench.efficiency import (
+    LocatorError,
+    SampleRecord,
+    ScoringConfig,
+    grade_response,
+    score_graded,
+)
+from lm_eval_thinkbench.locate.rule import FirstCorrect, find_statements, locate_first_correct
+from lm_eval_thinkbench.math.grader import default_grader
+from lm_eval_thinkbench.steps import Span
+from lm_eval_thinkbench.tokens import get_counter
+from lm_eval_thinkbench.trace import split_trace
+
+if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judge is used
+    from lm_eval_thinkbench.judge.client import JudgeReply, JudgeRunner
+
+LOCATORS = ("rule", "judge", "both")
+SPLITS = ("separator", "keywords", "llm")
+CORRECTNESS = ("checker", "logged")
+#: Below this many samples, forking workers costs more than it saves.
+MIN_SAMPLES_PER_WORKER = 32
+
+Steps = list[Span] | LocatorError
+Located = FirstCorrect | LocatorError
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """How samples are scored (recorded in ``summary.json``).
+
+    ``locator``: "rule", "judge", or "both" (the judge's position is reported, the rule's is
+    kept beside it for the agreement figures). ``split``: "separator", "keywords" or "llm"
+    (``config.split`` is the local splitter and must match unless ``split`` is "llm").
+    ``correctness``: "checker" (our answer checker on the final answer) or "logged" (the
+    verdict the producing run logged, where it logged one; the checker elsewhere).
+    ``max_tokens``: drop responses longer than this (reasoning + answer), counted per subset.
+    ``tokenizer``: the counter's spec (``tokens.get_counter``). ``workers``: scoring processes
+    (1: in this process).
+    """
+
+    config: ScoringConfig
+    locator: str = "rule"
+    split: str = "separator"
+    correctness: str = "checker"
+    max_tokens: int | None = None
+    tokenizer: str | None = None
+    workers: int = 1
+
+    def __post_init__(self) -> None:
+        for name, value, allowed in (
+            ("locator", self.locator, LOCATORS),
+            ("split", self.split, SPLITS),
+            ("correctness", self.correctness, CORRECTNESS),
+        ):
+            if value not in allowed:
+                raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
+        if self.split != "llm" and self.split != self.config.split:
+            raise ValueError("ScoreOptions.split must match config.split for a local splitter")
+        if self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
+
+    @property
+    def needs_judge(self) -> bool:
+        return self.locator != "rule" or self.split == "llm"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One sample and everything measured on it.
+
+    ``checker_correct`` is our checker's verdict whatever ``correctness`` chose;
+    ``step_text`` is the whole first-correct step, for a reader to check by eye; ``rule`` is
+    the rule locator's record in ``both`` mode.
+    """
+
+    sample: Sample
+    record: SampleRecord
+    checker_correct: bool
+    step_text: str | None
+    rule: SampleRecord | None = None
+
+
+@dataclass(frozen=True)
+class ScoreResult:
+    scored: list[Scored]
+    dropped: Counter[tuple[str, str]]
+
+
+@dataclass(frozen=True)
+class _Job:
+    """One sample's local work, once its judge answers (if any) are in."""
+
+    sample: Sample
+    reasoning: str
+    steps: Steps
+    judged: Located | None
+
+
+def score_samples(
+    samples: Sequence[Sample],
+    options: ScoreOptions,
+    judge: Callable[[], JudgeRunner] | None = None,
+    progress: bool = True,
+    after_fork: Callable[[], None] | None = None,
+) -> ScoreResult:
+    """Score ``samples``, returned in input order; see the module docstring.
+
+    ``judge`` makes the judge runner and ``after_fork`` starts any other background work;
+    both are called once the worker processes exist, so that no thread is running when they
+    are forked. The caller closes the runner.
+    """
+    if options.needs_judge and judge is None:
+        raise ValueError(f"locator={options.locator!r}, split={options.split!r} need a judge")
+    workers = min(options.workers, max(1, len(samples) // MIN_SAMPLES_PER_WORKER))
+    pool = _start_pool(options, workers) if workers > 1 else None
+    try:
+        if after_fork is not None:
+            after_fork()
+        runner = judge() if options.needs_judge and judge is not None else None
+        pending, dropped = _submit(samples, options, runner)
+        scored = _collect(pending, options, pool, progress)
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return ScoreResult(scored, dropped)
+
+
+def _submit(
+    samples: Sequence[Sample], options: ScoreOptions, runner: JudgeRunner | None
+) -> tuple[list[Future[_Job]], Counter[tuple[str, str]]]:
+    """Split every response, apply the length filter and ask the judge; futures of jobs."""
+    config = options.config
+    counter = get_counter(options.tokenizer) if options.max_tokens is not None else None
+    dropped: Counter[tuple[str, str]] = Counter()
+    pending: list[Future[_Job]] = []
+    for sample in samples:
+        trace = split_trace(sample.response, config.markers)
+        reasoning = trace.reasoning
+        too_long = (
+            counter is not None
+            and options.max_tokens is not None
+            and counter.count(reasoning) + counter.count(trace.answer) > options.max_tokens
+        )
+        if too_long:
+            dropped[sample.model, sample.subset] += 1
+            continue
+        steps = _steps(sample, reasoning, options, runner)
+        judged = _judge_located(sample, reasoning, steps, options, runner)
+        pending.append(_job(sample, reasoning, steps, judged))
+    return pending, dropped
+
+
+def _collect(
+    pending: list[Future[_Job]],
+    options: ScoreOptions,
+    pool: ProcessPoolExecutor | None,
+    progress: bool,
+) -> list[Scored]:
+    """Score each job as soon as it is ready (in a worker when there is a pool)."""
+    bar = tqdm(total=len(pending), desc="thinkbench analyze", unit="sample", disable=not progress)
+    try:
+        if pool is None:
+            results = []
+            for future in pending:
+                results.append(score_job(future.result(), options))
+                bar.update(1)
+            return results
+        outputs: list[Future[Scored]] = [_relay(job, pool, options) for job in pending]
+        for future in as_completed(outputs):
+            future.result()
+            bar.update(1)
+        return [f.result() for f in outputs]
+    finally:
+        bar.close()
+
+
+def score_job(job: _Job, options: ScoreOptions) -> Scored:
+    """Grade, locate (rule) and count one sample; the judge's answer is already in ``job``."""
+    config = options.config
+    counter = get_counter(options.tokenizer)
+    grader = default_grader()
+    sample, reasoning, steps = job.sample, job.reasoning, job.steps
+    graded = grade_response(sample.response, sample.gold, config, grader)
+    checker_correct = graded.correct
+    if options.correctness == "logged" and sample.logged_correct is not None:
+        graded = replace(graded, correct=sample.logged_correct)
+    statements = find_statements(reasoning)
+    spans = steps if isinstance(steps, list) else []
+
+    def record(located: Located, locator: str) -> SampleRecord:
+        return score_graded(
+            graded,
+            spans,
+            located,
+            config,
+            counter,
+            statements=statements,
+            locator=locator,
+            step_split=options.split,
+        )
+
+    rule = None
+    if options.locator in ("rule", "both"):
+        rule_located: Located = (
+            steps
+            if isinstance(steps, LocatorError)
+            else locate_first_correct(reasoning, spans, sample.gold, grader, statements=statements)
+        )
+        rule = record(rule_located, "rule")
+    if job.judged is None:
+        assert rule is not None
+        primary, rule = rule, None
+    else:
+        primary = record(job.judged, "judge")
+    step = primary.first_correct_step
+    step_text = spans[step].of(reasoning) if step is not None and step < len(spans) else None
+    return Scored(sample, primary, checker_correct, step_text, rule)
+
+
+# ----- worker processes -----------------------------------------------------------------------
+
+
+def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
+    """Fork the workers now (before any other thread exists) and wait until they run.
+
+    The tokenizer and math-verify are loaded first, so every worker inherits them instead of
+    loading its own (the grader's own workers are forked from these with math-verify loaded).
+    """
+    get_counter(options.tokenizer)
+    importlib.import_module("math_verify")
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_init_worker,
+        initargs=(options.tokenizer,),
+    )
+    for ready in [pool.submit(os.getpid) for _ in range(workers)]:
+        ready.result()
+    return pool
+
+
+def _init_worker(tokenizer: str | None) -> None:
+    """Load the counter and make sure the worker's grader stops with the worker (worker
+    processes end without running ``atexit``; a live grading pool would keep them waiting)."""
+    get_counter(tokenizer)
+    grader = default_grader()
+    Finalize(grader, grader.close, exitpriority=10)
+
+
+def _relay(job: Future[_Job], pool: ProcessPoolExecutor, options: ScoreOptions) -> Future[Scored]:
+    """A future of the scored job, submitted to the pool when the job is ready."""
+    out: Future[Scored] = Future()
+
+    def submit(ready: Future[_Job]) -> None:
+        try:
+            pool.submit(score_job, ready.result(), options).add_done_callback(
+                lambda done: _copy(done, out)
+            )
+        except BaseException as exc:  # the pool was shut down, or the job failed
+            out.set_exception(exc)
+
+    job.add_done_callback(submit)
+    return out
+
+
+# ----- judge calls ------------------------------------------------------------------------------
+
+
+def _steps(
+    sample: Sample, reasoning: str, options: ScoreOptions, judge: JudgeRunner | None
+) -> Future[Steps] | list[Span]:
+    """The steps, or a future of them when the judge rewrites the reasoning."""
+    if options.split != "llm":
+        return options.config.split_steps(reasoning)
+    if not reasoning:
+        return []
+    assert judge is not None
+    from lm_eval_thinkbench.judge.split import read_split, split_prompt
+
+    def read(reply: JudgeReply) -> Steps:
+        if reply.content is None:
+            return LocatorError(f"judge split failed: {reply.error}")
+        return read_split(reply.content, reasoning)
+
+    return _then(judge.submit(split_prompt(sample.problem, reasoning)), read)
+
+
+def _judge_located(
+    sample: Sample,
+    reasoning: str,
+    steps: Future[Steps] | list[Span],
+    options: ScoreOptions,
+    judge: JudgeRunner | None,
+) -> Future[Located] | None:
+    """A future of the judge's first-correct answer; None when no judge is asked."""
+    if options.locator == "rule":
+        return None
+    assert judge is not None
+    from lm_eval_thinkbench.locate.judge import first_correct_prompt, read_first_correct
+
+    def ask(spans: Steps) -> Future[Located]:
+        if isinstance(spans, LocatorError):
+            return _done(spans)
+        if not spans:  # nothing to read: the reasoning never reaches any answer
+            return _done(FirstCorrect(None, None, None, None, 0, 0))
+        prompt = first_correct_prompt(sample.problem, sample.gold, reasoning, spans)
+
+        def read(reply: JudgeReply) -> Located:
+            if reply.content is None:
+                return LocatorError(f"judge call failed: {reply.error}")
+            return read_first_correct(reply.content, reasoning, spans)
+
+        return _then(judge.submit(prompt), read)
+
+    if isinstance(steps, list):
+        return ask(steps)
+    return _chain(steps, ask)
+
+
+def _job(
+    sample: Sample,
+    reasoning: str,
+    steps: Future[Steps] | list[Span],
+    judged: Future[Located] | None,
+) -> Future[_Job]:
+    """A future of the job, complete when its split and its judge answer are."""
+    waits = [f for f in (steps, judged) if isinstance(f, Future)]
+    out: Future[_Job] = Future()
+
+    def finish(_: Future | None = None) -> None:
+        if any(not f.done() for f in waits) or out.done():
+            return
+        try:
+            out.set_result(
+                _Job(
+                    sample,
+                    reasoning,
+                    steps.result() if isinstance(steps, Future) else steps,
+                    judged.result() if judged is not None else None,
+                )
+            )
+        except BaseException as exc:
+            out.set_exception(exc)
+
+    if not waits:
+        finish()
+    for f in waits:
+        f.add_done_callback(finish)
+    return out
+
+
+# ----- futures plumbing ------------------------------------------------------------------------
+
+
+def _done(value: Located) -> Future[Located]:
+    future: Future[Located] = Future()
+    future.set_result(value)
+    return future
+
+
+def _copy(source: Future, target: Future) -> None:
+    try:
+        target.set_result(source.result())
+    except BaseException as exc:
+        target.set_exception(exc)
+
+
+def _then(source: Future, fn: Callable) -> Future:
+    """A future of ``fn(source.result())``, resolved in the callback (no thread blocks)."""
+    out: Future = Future()
+
+    def finish(done: Future) -> None:
+        try:
+            out.set_result(fn(done.result()))
+        except BaseException as exc:  # a bug or a cancelled call: surface it to the waiter
+            out.set_exception(exc)
+
+    source.add_done_callback(finish)
+    return out
+
+
+def _chain(source: Future, fn: Callable[..., Future]) -> Future:
+    """A future of ``fn(source.result()).result()``: the second call starts when the first
+    ends, without a thread waiting in between."""
+    out: Future = Future()
+
+    def start(done: Future) -> None:
+        try:
+            fn(done.result()).add_done_callback(lambda inner: _copy(inner, out))
+        except BaseException as exc:
+            out.set_exception(exc)
+
+    source.add_done_callback(start)
+    return out

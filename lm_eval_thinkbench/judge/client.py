@@ -1,0 +1,299 @@
+"""The async judge client: bounded concurrency, retries with backoff, a disk cache, no raising.
+
+A judge run makes hundreds of long calls, so the client must be frugal and sturdy:
+
+* one ``openai.AsyncOpenAI`` client for the whole run (building one per call costs EvalScope
+  about 20 ms of CPU each), at most ``concurrency`` requests in flight;
+* deterministic requests: temperature 0 and a fixed seed, so a cached answer is the answer;
+* retries with exponential backoff and jitter on rate limits (429), server errors (5xx, 408,
+  409), timeouts, dropped connections and malformed bodies, honouring ``retry-after``; other
+  client errors (400, 401, 404) are not retried;
+* a cache hit costs no call, identical prompts in flight share one call, and only completed
+  calls are stored (:mod:`.cache`); a call that still fails becomes a :class:`JudgeReply` with
+  ``error`` set, never an exception, so one bad sample cannot sink a run;
+* the API key is read from the environment and scrubbed from every error text.
+
+:class:`JudgeRunner` runs the client on an event loop in a background thread, so synchronous
+code submits prompts and collects ``concurrent.futures.Future`` objects while it keeps working.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Any
+
+import openai
+
+from lm_eval_thinkbench.judge.cache import JudgeCache, cache_key
+from lm_eval_thinkbench.judge.settings import JudgeSettings
+
+log = logging.getLogger(__name__)
+
+#: Error texts go into every per-sample record; a server's HTML error page should not.
+MAX_ERROR_CHARS = 500
+_RETRY_STATUS = frozenset({408, 409, 429})
+
+
+class MalformedReply(ValueError):
+    """The server answered 200 with a body that is not a usable chat completion."""
+
+
+@dataclass(frozen=True)
+class JudgeReply:
+    """One judge answer: ``content`` on success, ``error`` (key scrubbed) on failure."""
+
+    content: str | None
+    error: str | None = None
+    cached: bool = False
+
+
+@dataclass
+class JudgeStats:
+    """What a run cost. ``calls`` counts HTTP attempts, retries included."""
+
+    calls: int = 0
+    completed: int = 0
+    cache_hits: int = 0
+    shared: int = 0
+    failures: int = 0
+    retries: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return dict(vars(self))
+
+
+class JudgeClient:
+    """Chat calls to the judge; use inside one event loop (see :class:`JudgeRunner`)."""
+
+    def __init__(
+        self, settings: JudgeSettings, cache: JudgeCache | None, prompt_version: str
+    ) -> None:
+        self.settings = settings
+        self.cache = cache
+        self.prompt_version = prompt_version
+        self.stats = JudgeStats()
+        self._client: openai.AsyncOpenAI | None = None
+        self._slots: asyncio.Semaphore | None = None
+        self._inflight: dict[str, asyncio.Future[JudgeReply]] = {}
+        self._rng = random.Random(settings.seed)
+        self._cache_warned = False
+
+    def payload(self, prompt: str) -> dict[str, Any]:
+        """The request body: one user message, temperature 0, the fixed seed."""
+        body: dict[str, Any] = {
+            "model": self.settings.model,
+            "messages": [{"role": "user", "content": prompt}],
+            "temperature": 0.0,
+            "seed": self.settings.seed,
+        }
+        if self.settings.max_tokens is not None:
+            body["max_tokens"] = self.settings.max_tokens
+        return body
+
+    async def complete(self, prompt: str) -> JudgeReply:
+        """The judge's reply to ``prompt``: from the cache, a shared call, or a new one."""
+        payload = self.payload(prompt)
+        key = cache_key(payload, self.prompt_version)
+        if self.cache is not None:
+            entry = self.cache.get(key)
+            if entry is not None and isinstance(entry.get("content"), str):
+                self.stats.cache_hits += 1
+                return JudgeReply(entry["content"], cached=True)
+        pending = self._inflight.get(key)
+        if pending is not None:
+            self.stats.shared += 1
+            return await asyncio.shield(pending)
+        future: asyncio.Future[JudgeReply] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = future
+        try:
+            reply = await self._call(payload, key)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        finally:
+            del self._inflight[key]
+        future.set_result(reply)
+        return reply
+
+    async def close(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    async def _call(self, payload: dict[str, Any], key: str) -> JudgeReply:
+        """Attempts with backoff; the first success is cached and returned."""
+        error = "no attempt made"
+        for attempt in range(self.settings.max_retries + 1):
+            if attempt:
+                self.stats.retries += 1
+            try:
+                async with self._semaphore():
+                    self.stats.calls += 1
+                    raw = await self._openai().chat.completions.with_raw_response.create(**payload)
+                content, usage = parse_reply(raw.text)
+            except (openai.OpenAIError, MalformedReply) as exc:
+                error = self._describe(exc)
+                if not _retryable(exc) or attempt == self.settings.max_retries:
+                    break
+                await asyncio.sleep(self._backoff(attempt, exc))
+                continue
+            self.stats.completed += 1
+            self.stats.prompt_tokens += int(usage.get("prompt_tokens") or 0)
+            self.stats.completion_tokens += int(usage.get("completion_tokens") or 0)
+            self._store(key, payload["model"], content, usage)
+            return JudgeReply(content)
+        self.stats.failures += 1
+        return JudgeReply(None, error=error)
+
+    def _store(self, key: str, model: str, content: str, usage: dict[str, Any]) -> None:
+        """Cache a completed call. A cache that cannot be written costs the resume guarantee,
+        not the run: the answer is still used, and the failure is logged once."""
+        if self.cache is None:
+            return
+        entry = {
+            "model": model,
+            "prompt_version": self.prompt_version,
+            "content": content,
+            "usage": usage,
+        }
+        try:
+            self.cache.put(key, entry)
+        except OSError as exc:
+            if not self._cache_warned:
+                log.warning("judge cache %s is not writable (%s); going on", self.cache.root, exc)
+                self._cache_warned = True
+
+    def _semaphore(self) -> asyncio.Semaphore:
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.settings.concurrency)
+        return self._slots
+
+    def _openai(self) -> openai.AsyncOpenAI:
+        """One SDK client for the run; its own retries are off (ours cover more cases)."""
+        if self._client is None:
+            self._client = openai.AsyncOpenAI(
+                base_url=self.settings.base_url,
+                api_key=self.settings.api_key,
+                timeout=self.settings.timeout,
+                max_retries=0,
+            )
+        return self._client
+
+    def _backoff(self, attempt: int, exc: BaseException) -> float:
+        """Seconds before the next attempt: the server's ``retry-after`` if it sent one, else
+        ``retry_base * 2**attempt`` with full jitter, capped at ``retry_cap``."""
+        hinted = _retry_after(exc)
+        if hinted is not None:
+            return min(hinted, self.settings.retry_cap)
+        ceiling = min(self.settings.retry_cap, self.settings.retry_base * 2**attempt)
+        return self._rng.uniform(ceiling / 2, ceiling)
+
+    def _describe(self, exc: BaseException) -> str:
+        """``Class: message``, with the API key removed and the length capped."""
+        text = f"{type(exc).__name__}: {exc}"
+        key = self.settings.api_key
+        if key and key != "EMPTY":
+            text = text.replace(key, "<api_key>")
+        return text[:MAX_ERROR_CHARS]
+
+
+def parse_reply(body: str) -> tuple[str, dict[str, Any]]:
+    """(content, usage) of a chat.completion body.
+
+    Raises:
+        MalformedReply: not JSON, no ``choices[0].message``, or content that is not text.
+    """
+    try:
+        data = json.loads(body)
+    except ValueError:
+        raise MalformedReply(f"body is not JSON: {body[:120]!r}") from None
+    choices = data.get("choices") if isinstance(data, dict) else None
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise MalformedReply(f"no choices[0].message in the body: {body[:120]!r}")
+    content = message.get("content")
+    if content is not None and not isinstance(content, str):
+        raise MalformedReply(f"message content is {type(content).__name__}, not text")
+    usage = data.get("usage")
+    # A null content is a completed call whose answer is empty: it is cached like any other,
+    # and reading it fails the same way each run (no call is repeated for it).
+    return content or "", usage if isinstance(usage, dict) else {}
+
+
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, (MalformedReply, openai.APIConnectionError)):  # timeouts included
+        return True
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code in _RETRY_STATUS or exc.status_code >= 500
+    return False
+
+
+def _retry_after(exc: BaseException) -> float | None:
+    """The server's requested wait in seconds (``retry-after-ms`` or ``retry-after``)."""
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    if headers is None:
+        return None
+    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
+        value = headers.get(name)
+        if value is not None:
+            try:
+                return max(0.0, float(value) / scale)
+            except ValueError:
+                return None
+    return None
+
+
+class JudgeRunner:
+    """A :class:`JudgeClient` on its own event loop thread, for synchronous callers.
+
+    ``submit`` returns a ``concurrent.futures.Future`` of a :class:`JudgeReply`; ``close``
+    waits for nothing: pending calls are cancelled (their results were never cached, so the
+    next run makes them).
+    """
+
+    def __init__(self, client: JudgeClient) -> None:
+        self.client = client
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="thinkbench-judge", daemon=True
+        )
+        self._thread.start()
+
+    @property
+    def stats(self) -> JudgeStats:
+        return self.client.stats
+
+    def submit(self, prompt: str) -> Future[JudgeReply]:
+        return asyncio.run_coroutine_threadsafe(self.client.complete(prompt), self._loop)
+
+    def close(self) -> None:
+        if self._loop.is_closed():
+            return
+        asyncio.run_coroutine_threadsafe(self._shutdown(), self._loop).result(timeout=30)
+        self._loop.call_soon_threadsafe(self._loop.stop)
+        self._thread.join(timeout=30)
+        self._loop.close()
+
+    async def _shutdown(self) -> None:
+        current = asyncio.current_task()
+        tasks = [t for t in asyncio.all_tasks() if t is not current]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await self.client.close()
+
+    def __enter__(self) -> JudgeRunner:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

@@ -1,0 +1,222 @@
+"""Input formats: lm-eval samples (ours and the harness's math tasks), EvalScope (current and
+legacy, reviews and predictions), plain JSONL; recognised automatically, errors name the file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lm_eval_thinkbench.analyze.readers import read_path, read_runs
+from lm_eval_thinkbench.analyze.samples import InputFormatError, parse_level, subset_order
+
+THINK = "<think>\nSo the answer is $4$.\n</think>\n\nThe answer is $\\boxed{4}$."
+INSTRUCTION = "\nPlease reason step by step, and put your final answer within \\boxed{}."
+
+
+def jsonl(path: Path, records: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return path
+
+
+def lm_eval_record(doc: dict, resps: list[str], **extra) -> dict:
+    return {"doc_id": 0, "doc": doc, "target": "4", "arguments": {}, "resps": [resps], **extra}
+
+
+def test_lm_eval_thinkbench_folder(tmp_path):
+    run = tmp_path / "out" / "my-model"
+    doc = {"problem": "2+2?", "answer": "4", "level": 2, "unique_id": "test/a/1.json"}
+    record = lm_eval_record(
+        doc, [THINK, "<think>x</think>\\boxed{5}"], filtered_resps=[['{"correct": true}',
+                                                                    '{"correct": false}']]
+    )  # fmt: skip
+    jsonl(run / "samples_thinkbench_math500_level2_2026-01-01T00-00-00.000000.jsonl", [record])
+    (run / "results_2026-01-01T00-00-00.000000.json").write_text(
+        json.dumps({"config": {"model": "hf", "model_args": "pretrained=Qwen/Qwen3-0.6B,x=1"}})
+    )
+    samples = read_path(tmp_path / "out")
+    assert [(s.model, s.subset, s.sample_id, s.repeat, s.logged_correct) for s in samples] == [
+        ("Qwen/Qwen3-0.6B", "Level 2", "test/a/1.json", 0, True),
+        ("Qwen/Qwen3-0.6B", "Level 2", "test/a/1.json", 1, False),
+    ]
+    assert samples[0].task == "thinkbench_math500_level2" and samples[0].gold == "4"
+
+
+@pytest.mark.parametrize(
+    ("task", "doc", "subset"),
+    [
+        ("hendrycks_math500", {"problem": "p", "solution": "s", "answer": "4", "level": "Level 3"},
+         "Level 3"),
+        ("minerva_math500", {"problem": "p", "solution": "s", "answer": "4", "level": "Level 5",
+                             "unique_id": "u"}, "Level 5"),
+        ("aime24", {"ID": "2024-I-1", "Problem": "p", "Solution": "s", "Answer": 4}, "aime24"),
+        ("aime25", {"problem": "p", "answer": "4", "id": "0"}, "aime25"),
+    ],
+)  # fmt: skip
+def test_harness_math_tasks(tmp_path, task, doc, subset):
+    path = jsonl(
+        tmp_path / f"samples_{task}_2026-01-01T00-00-00.jsonl",
+        [lm_eval_record(doc, [THINK], exact_match=1.0, filtered_resps=[["4"]])],
+    )
+    (sample,) = read_path(path)
+    assert (sample.task, sample.subset, sample.gold, sample.logged_correct) == (
+        task, subset, "4", True
+    )  # fmt: skip
+    assert sample.problem == "p" and sample.model == tmp_path.name
+
+
+def test_newest_run_per_task_is_read(tmp_path):
+    doc = {"problem": "p", "answer": "4", "level": 1}
+    jsonl(tmp_path / "m" / "samples_t_2026-01-01T00-00-00.jsonl", [lm_eval_record(doc, ["old"])])
+    jsonl(tmp_path / "m" / "samples_t_2026-02-01T00-00-00.jsonl", [lm_eval_record(doc, ["new"])])
+    (sample,) = read_path(tmp_path)
+    assert sample.response.content == "new"
+
+
+def evalscope_review(index: int, reasoning: str, text: str, gold: str, score: float) -> dict:
+    """A review line as EvalScope 1.14.1 writes it (fields trimmed to those that matter)."""
+    return {
+        "index": index,
+        "target": [gold],
+        "messages": [
+            {"id": "a", "content": "What is 2+2?" + INSTRUCTION, "role": "user"},
+            {
+                "id": "b",
+                "role": "assistant",
+                "content": [
+                    {"internal": None, "type": "reasoning", "reasoning": reasoning,
+                     "signature": None, "redacted": False},
+                    {"internal": None, "type": "text", "text": text, "refusal": None},
+                ],
+                "model": "sim-r1",
+            },
+        ],
+        "sample_score": {
+            "score": {"value": {"accuracy": score}, "main_score_name": "accuracy",
+                      "extracted_prediction": gold, "prediction": text},
+            "sample_id": index,
+            "group_id": index,
+            "generation_index": 0,
+            "sample_metadata": {"question_id": f"test/q/{index}.json", "solution": "\\boxed{4}"},
+        },
+    }  # fmt: skip
+
+
+def test_evalscope_current_reviews(tmp_path):
+    reviews = tmp_path / "run" / "reviews" / "sim-r1"
+    jsonl(reviews / "math_500_Level 1.jsonl",
+          [evalscope_review(0, "So the answer is 4.", "\\boxed{4}", "4", 1.0)])  # fmt: skip
+    jsonl(reviews / "math_500_Level 4.jsonl",
+          [evalscope_review(1, "So it is 5.", "\\boxed{5}", "4", 0.0)])  # fmt: skip
+    jsonl(tmp_path / "run" / "predictions" / "sim-r1" / "math_500_Level 1.jsonl", [{"x": 1}])
+    samples = read_path(tmp_path / "run")
+    assert [(s.model, s.task, s.subset, s.sample_id, s.logged_correct) for s in samples] == [
+        ("sim-r1", "math_500", "Level 1", "test/q/0.json", True),
+        ("sim-r1", "math_500", "Level 4", "test/q/1.json", False),
+    ]
+    assert samples[0].problem == "What is 2+2?"  # EvalScope's instruction removed
+    assert samples[0].response.reasoning == "So the answer is 4."
+    assert samples[0].response.content == "\\boxed{4}"
+
+
+def test_evalscope_prediction_takes_gold_from_the_solution(tmp_path):
+    review = evalscope_review(0, "r", "\\boxed{4}", "4", 1.0)
+    prediction = {
+        "index": 0,
+        "model": "sim-r1",
+        "model_output": {
+            "choices": [{"message": review["messages"][1], "stop_reason": "max_tokens"}]
+        },
+        "messages": review["messages"],
+        "metadata": {"question_id": "q0", "solution": "so $\\boxed{\\frac{1}{2}}$."},
+    }  # fmt: skip
+    path = jsonl(tmp_path / "predictions" / "m" / "math_500_Level 2.jsonl", [prediction])
+    (sample,) = read_path(path)
+    assert sample.gold == "\\frac{1}{2}" and sample.logged_correct is None
+    assert sample.response.finish_reason == "length" and sample.model == "m"
+
+
+def test_evalscope_legacy_reviews(tmp_path):
+    legacy = {
+        "id": "legacy-1",
+        "raw_input": {"problem": "What is 2+2?", "answer": "4", "level": "Level 3"},
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": THINK},
+             "review": {"gold": "4", "pred": "4", "result": True}},
+            {"index": 1, "message": {"role": "assistant", "content": "<think>no</think>5"},
+             "review": {"gold": "4", "pred": "5", "result": False}},
+        ],
+    }  # fmt: skip
+    path = jsonl(tmp_path / "reviews" / "old" / "math_500_Level 3.jsonl", [legacy])
+    samples = read_path(path)
+    assert [(s.sample_id, s.repeat, s.subset, s.logged_correct) for s in samples] == [
+        ("legacy-1", 0, "Level 3", True),
+        ("legacy-1", 1, "Level 3", False),
+    ]
+    assert samples[0].response.content == THINK and samples[0].problem == "What is 2+2?"
+
+
+def test_plain_jsonl(tmp_path):
+    path = jsonl(
+        tmp_path / "plain.jsonl",
+        [
+            {"id": 1, "problem": "p", "gold": "4", "response": THINK, "level": 2},
+            {"id": 2, "problem": "q", "gold": "5", "reasoning": "r", "answer": "\\boxed{5}",
+             "model": "named", "correct": True},
+        ],
+    )  # fmt: skip
+    first, second = read_path(path)
+    assert (first.model, first.subset, first.sample_id) == ("plain", "Level 2", "1")
+    assert (second.model, second.subset, second.logged_correct) == ("named", "plain", True)
+    assert second.response.reasoning == "r"
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ('{"foo": 1}\n', r"unknown format \(first record has: foo\)"),
+        ("not json\n", "unknown format"),
+        ("", "unknown format"),
+    ],
+)
+def test_unknown_format_names_the_file(tmp_path, content, message):
+    path = tmp_path / "mystery.jsonl"
+    path.write_text(content)
+    with pytest.raises(InputFormatError, match=message) as info:
+        read_path(path)
+    assert str(path) in str(info.value)
+
+
+def test_bad_line_names_file_and_line(tmp_path):
+    path = jsonl(tmp_path / "plain.jsonl", [{"id": 1, "problem": "p", "gold": "4", "response": ""}])
+    with path.open("a") as f:
+        f.write('{"id": 2}\n')
+    with pytest.raises(InputFormatError, match=f"{path}:2"):
+        read_path(path)
+
+
+def test_unknown_folder_and_missing_path(tmp_path):
+    with pytest.raises(InputFormatError, match="unknown format"):
+        read_path(tmp_path)
+    with pytest.raises(InputFormatError, match="no such file"):
+        read_path(tmp_path / "nope")
+
+
+def test_labels_and_duplicates(tmp_path):
+    record = {"id": 1, "problem": "p", "gold": "4", "response": THINK}
+    a = jsonl(tmp_path / "a" / "run.jsonl", [record])
+    b = jsonl(tmp_path / "b" / "run.jsonl", [record])
+    assert [s.model for s in read_runs([str(a), str(b)])] == ["run", "run (2)"]
+    assert [s.model for s in read_runs([f"r1={a}", f"qwq={b}"])] == ["r1", "qwq"]
+    with pytest.raises(InputFormatError, match="same response"):
+        read_runs([f"x={a}", f"x={b}"])
+
+
+def test_levels_and_order():
+    assert [parse_level(x) for x in (3, "3", "Level 3", " level 5 ", "hard", None, True)] == [
+        3, 3, 3, 5, None, None, None
+    ]  # fmt: skip
+    subsets = ["overall", "Level 10", "aime24", "Level 2", "Level 1"]
+    assert sorted(subsets[1:], key=subset_order) == ["Level 1", "Level 2", "Level 10", "aime24"]
