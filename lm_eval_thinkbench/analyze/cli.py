@@ -32,7 +32,7 @@ answer, optional level). Several runs are compared in one table and one figure.
 Metrics per subset (MATH level) and overall, each with a 95% bootstrap interval: accuracy,
 reasoning / first-correct / reflection tokens, token efficiency, thought switches, truncated
 rate, outcome efficiency, underthinking, solution rounds, redundant sections. Definitions and
-the differences from EvalScope's ThinkBench: docs/analyze.md.
+the differences from EvalScope's ThinkBench: README.md, section "thinkbench analyze".
 """
 
 EPILOG = f"""\
