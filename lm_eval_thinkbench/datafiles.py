@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import json
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,16 +62,25 @@ def _json_array(text: str, path: Path, expected: str) -> list[dict[str, Any]]:
 
 def _json_lines(text: str, path: Path, expected: str) -> list[dict[str, Any]]:
     records = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            raise DatasetError(
-                f"{path}:{lineno}: not valid JSON ({exc}); expected {expected}"
-            ) from exc
+    for lineno, record in json_lines(text.splitlines(), path, DatasetError, expected):
         if not isinstance(record, dict):
             raise DatasetError(f"{path}:{lineno}: not a JSON object; expected {expected}")
         records.append(record)
     return records
+
+
+def json_lines(
+    lines: Iterable[str],
+    path: Path,
+    error: type[Exception] = DatasetError,
+    expected: str = "one JSON value per line",
+) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` for every non-blank line, streamed (a file object works as
+    ``lines``); a line that is not JSON raises ``error`` naming the file and the line."""
+    for lineno, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            yield lineno, json.loads(line)
+        except ValueError as exc:
+            raise error(f"{path}:{lineno}: not valid JSON ({exc}); expected {expected}") from None

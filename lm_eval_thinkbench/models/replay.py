@@ -28,6 +28,7 @@ from lm_eval.models.api_models import JsonChatStr
 from lm_eval.utils import handle_non_serializable, hash_string
 from tqdm import tqdm
 
+from lm_eval_thinkbench.datafiles import json_lines
 from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.models.chat import (
     CHAT_TOKENIZER_NAME,
@@ -112,15 +113,8 @@ def load_samples(files: list[Path]) -> dict[str, list[LoggedRequest]]:
     index: dict[str, list[LoggedRequest]] = defaultdict(list)
     for path in files:
         with path.open(encoding="utf-8") as f:
-            for lineno, line in enumerate(f, start=1):
-                if not line.strip():
-                    continue
-                where = f"{path}:{lineno}"
-                try:
-                    record = json.loads(line)
-                except ValueError as exc:
-                    raise SampleLogError(f"{where}: not valid JSON ({exc})") from None
-                for context, resps in _logged_requests(record, where):
+            for lineno, record in json_lines(f, path, SampleLogError):
+                for context, resps in _logged_requests(record, f"{path}:{lineno}"):
                     logged = LoggedRequest(
                         doc_id=record.get("doc_id"),
                         doc_hash=record.get("doc_hash"),

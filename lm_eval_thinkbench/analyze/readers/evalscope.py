@@ -17,7 +17,6 @@ preferred over predictions when a folder has both: they carry the gold and the v
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +28,7 @@ from lm_eval_thinkbench.analyze.samples import (
     parse_level,
     subset_name,
 )
+from lm_eval_thinkbench.datafiles import json_lines
 from lm_eval_thinkbench.math.extract import last_boxed
 from lm_eval_thinkbench.response import ModelResponse
 
@@ -75,13 +75,7 @@ def read_file(path: Path, model: str | None = None) -> list[Sample]:
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     with path.open(encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except ValueError as exc:
-                raise InputFormatError(f"{path}:{lineno}: not valid JSON ({exc})") from None
+        for lineno, record in json_lines(f, path, InputFormatError):
             if not is_evalscope_record(record):
                 raise InputFormatError(
                     f"{path}:{lineno}: not an EvalScope review/prediction record (needs "

@@ -27,6 +27,7 @@ from lm_eval_thinkbench.analyze.samples import (
     parse_level,
     subset_name,
 )
+from lm_eval_thinkbench.datafiles import json_lines
 from lm_eval_thinkbench.response import from_wire
 
 log = logging.getLogger(__name__)
@@ -98,13 +99,7 @@ def _name_from_config(config: dict[str, Any]) -> str | None:
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
     with path.open(encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except ValueError as exc:
-                raise InputFormatError(f"{path}:{lineno}: not valid JSON ({exc})") from None
+        for lineno, record in json_lines(f, path, InputFormatError):
             if not is_samples_record(record):
                 raise InputFormatError(
                     f"{path}:{lineno}: not an lm-eval sample record (needs 'doc' and 'resps')"

@@ -12,7 +12,6 @@ One object per line:
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +21,7 @@ from lm_eval_thinkbench.analyze.samples import (
     parse_level,
     subset_name,
 )
+from lm_eval_thinkbench.datafiles import json_lines
 from lm_eval_thinkbench.response import ModelResponse
 
 REQUIRED = ("id", "problem", "gold")
@@ -36,18 +36,11 @@ def is_plain_record(record: object) -> bool:
 
 
 def read_file(path: Path, model: str | None = None) -> list[Sample]:
-    samples = []
     with path.open(encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            if not line.strip():
-                continue
-            where = f"{path}:{lineno}"
-            try:
-                record = json.loads(line)
-            except ValueError as exc:
-                raise InputFormatError(f"{where}: not valid JSON ({exc})") from None
-            samples.append(_sample(record, path, model, where))
-    return samples
+        return [
+            _sample(record, path, model, f"{path}:{lineno}")
+            for lineno, record in json_lines(f, path, InputFormatError)
+        ]
 
 
 def _sample(record: Any, path: Path, model: str | None, where: str) -> Sample:
