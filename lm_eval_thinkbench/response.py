@@ -5,7 +5,8 @@ SGLang, DeepSeek's API) return the chain of thought in a separate ``reasoning_co
 ``reasoning``) field, with token counts in ``usage``; a plain string would lose both. Our chat
 model therefore returns a small JSON *envelope* that the trace splitter recognises. The envelope
 is what ``--log_samples`` stores, so nothing the server said is lost; any other string is an
-ordinary completion.
+ordinary completion. :func:`parse_completion` reads a raw ``chat.completion`` body into the same
+shape, for the chat model and the LLM judge alike.
 """
 
 from __future__ import annotations
@@ -75,3 +76,39 @@ def from_wire(raw: object) -> ModelResponse:
 
 def _text(value: object) -> str:
     return "" if value is None else value if isinstance(value, str) else str(value)
+
+
+class MalformedCompletionError(ValueError):
+    """The server answered 200 with a body that is not a usable chat completion."""
+
+
+def parse_completion(body: str) -> ModelResponse:
+    """Read a chat.completion body, keeping reasoning, usage and finish_reason verbatim.
+
+    Raises:
+        MalformedCompletionError: the body is not JSON, has no ``choices[0].message`` or has
+            non-text content; the message quotes the start of the body, for diagnosis.
+    """
+    try:
+        data = json.loads(body)
+    except ValueError as exc:
+        raise MalformedCompletionError(f"body is not JSON ({exc}): {body[:200]!r}") from None
+    choices = data.get("choices") if isinstance(data, dict) else None
+    choice = choices[0] if isinstance(choices, list) and choices else None
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise MalformedCompletionError(f"no choices[0].message in the body: {body[:200]!r}")
+    content = message.get("content")
+    if content is not None and not isinstance(content, str):
+        raise MalformedCompletionError(f"message content is {type(content).__name__}, not text")
+    reasoning = message.get("reasoning_content")
+    if reasoning is None:
+        reasoning = message.get("reasoning")
+    finish = choice.get("finish_reason")
+    usage = data.get("usage")
+    return ModelResponse(
+        content=content or "",
+        reasoning=reasoning if isinstance(reasoning, str) else None,
+        finish_reason=finish if isinstance(finish, str) else None,
+        usage=usage if isinstance(usage, dict) else {},
+    )

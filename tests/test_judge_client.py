@@ -79,7 +79,7 @@ def test_transient_faults_are_retried(server, fault):
     [
         ("ALWAYS_500", "InternalServerError", 3),
         ("ALWAYS_SLOW", "APITimeoutError", 3),
-        ("ALWAYS_MALFORMED", "MalformedReply", 3),
+        ("ALWAYS_MALFORMED", "MalformedCompletionError", 3),
         ("ALWAYS_DROP", "APIConnectionError", 3),
         ("BAD_REQUEST", "BadRequestError", 1),  # a client error is not retried
     ],

@@ -20,7 +20,6 @@ code submits prompts and collects ``concurrent.futures.Future`` objects while it
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import random
 import threading
@@ -32,16 +31,13 @@ import openai
 
 from lm_eval_thinkbench.judge.cache import JudgeCache, cache_key
 from lm_eval_thinkbench.judge.settings import JudgeSettings
+from lm_eval_thinkbench.response import MalformedCompletionError, parse_completion
 
 log = logging.getLogger(__name__)
 
 #: Error texts go into every per-sample record; a server's HTML error page should not.
 MAX_ERROR_CHARS = 500
 _RETRY_STATUS = frozenset({408, 409, 429})
-
-
-class MalformedReply(ValueError):
-    """The server answered 200 with a body that is not a usable chat completion."""
 
 
 @dataclass(frozen=True)
@@ -139,7 +135,7 @@ class JudgeClient:
                     self.stats.calls += 1
                     raw = await self._openai().chat.completions.with_raw_response.create(**payload)
                 content, usage = parse_reply(raw.text)
-            except (openai.OpenAIError, MalformedReply) as exc:
+            except (openai.OpenAIError, MalformedCompletionError) as exc:
                 error = self._describe(exc)
                 if not _retryable(exc) or attempt == self.settings.max_retries:
                     break
@@ -208,29 +204,18 @@ class JudgeClient:
 def parse_reply(body: str) -> tuple[str, dict[str, Any]]:
     """(content, usage) of a chat.completion body.
 
+    A null content is a completed call whose answer is empty: it is cached like any other, and
+    reading it fails the same way each run (no call is repeated for it).
+
     Raises:
-        MalformedReply: not JSON, no ``choices[0].message``, or content that is not text.
+        MalformedCompletionError: not JSON, no ``choices[0].message``, or non-text content.
     """
-    try:
-        data = json.loads(body)
-    except ValueError:
-        raise MalformedReply(f"body is not JSON: {body[:120]!r}") from None
-    choices = data.get("choices") if isinstance(data, dict) else None
-    choice = choices[0] if isinstance(choices, list) and choices else None
-    message = choice.get("message") if isinstance(choice, dict) else None
-    if not isinstance(message, dict):
-        raise MalformedReply(f"no choices[0].message in the body: {body[:120]!r}")
-    content = message.get("content")
-    if content is not None and not isinstance(content, str):
-        raise MalformedReply(f"message content is {type(content).__name__}, not text")
-    usage = data.get("usage")
-    # A null content is a completed call whose answer is empty: it is cached like any other,
-    # and reading it fails the same way each run (no call is repeated for it).
-    return content or "", usage if isinstance(usage, dict) else {}
+    reply = parse_completion(body)
+    return reply.content, reply.usage
 
 
 def _retryable(exc: BaseException) -> bool:
-    if isinstance(exc, (MalformedReply, openai.APIConnectionError)):  # timeouts included
+    if isinstance(exc, (MalformedCompletionError, openai.APIConnectionError)):  # timeouts included
         return True
     if isinstance(exc, openai.APIStatusError):
         return exc.status_code in _RETRY_STATUS or exc.status_code >= 500

@@ -24,7 +24,7 @@ from lm_eval.models.api_models import JsonChatStr
 from lm_eval.models.utils import normalize_gen_kwargs
 from tqdm import tqdm
 
-from lm_eval_thinkbench.response import ModelResponse
+from lm_eval_thinkbench.response import MalformedCompletionError, ModelResponse, parse_completion
 
 eval_logger = logging.getLogger(__name__)
 
@@ -37,10 +37,6 @@ CHAT_TOKENIZER_NAME = "openai-chat-messages-json"
 _TOKEN_LIMIT_PARAMS = ("max_tokens", "max_completion_tokens")
 #: Always passed by ``simple_evaluate``; meaningless for a remote chat API.
 _HARNESS_ARGS = frozenset({"batch_size", "max_batch_size", "device"})
-
-
-class MalformedCompletionError(ValueError):
-    """The server answered 200 with a body that is not a usable chat completion."""
 
 
 def warn_ignored_args(model_name: str, kwargs: dict[str, Any]) -> None:
@@ -82,38 +78,6 @@ def context_to_messages(context: object) -> list[dict[str, Any]]:
         ):
             return parsed
     return [{"role": "user", "content": context}]
-
-
-def parse_completion(body: str) -> ModelResponse:
-    """Read a chat.completion body, keeping reasoning, usage and finish_reason verbatim.
-
-    Raises:
-        MalformedCompletionError: the body is not JSON, has no ``choices[0].message`` or has
-            non-text content; the message quotes the start of the body, for diagnosis.
-    """
-    try:
-        data = json.loads(body)
-    except ValueError as exc:
-        raise MalformedCompletionError(f"body is not JSON ({exc}): {body[:200]!r}") from None
-    choices = data.get("choices") if isinstance(data, dict) else None
-    choice = choices[0] if isinstance(choices, list) and choices else None
-    message = choice.get("message") if isinstance(choice, dict) else None
-    if not isinstance(message, dict):
-        raise MalformedCompletionError(f"no choices[0].message in the body: {body[:200]!r}")
-    content = message.get("content")
-    if content is not None and not isinstance(content, str):
-        raise MalformedCompletionError(f"message content is {type(content).__name__}, not text")
-    reasoning = message.get("reasoning_content")
-    if reasoning is None:
-        reasoning = message.get("reasoning")
-    finish = choice.get("finish_reason")
-    usage = data.get("usage")
-    return ModelResponse(
-        content=content or "",
-        reasoning=reasoning if isinstance(reasoning, str) else None,
-        finish_reason=finish if isinstance(finish, str) else None,
-        usage=usage if isinstance(usage, dict) else {},
-    )
 
 
 @register_model("thinkbench-chat")
