@@ -47,7 +47,6 @@ from lm_eval_thinkbench.locate.rule import (
     Statement,
     find_statements,
     locate_first_correct,
-    surely_different,
 )
 from lm_eval_thinkbench.math.extract import Extraction, extract_final_answer
 from lm_eval_thinkbench.math.grader import Grader, Verdict
@@ -197,7 +196,7 @@ def grade_response(raw: object, gold: str, config: ScoringConfig, grader: Grader
     """Split one response into reasoning and answer and check its final answer."""
     trace = split_trace(raw, config.markers)
     extraction = _final_answer(trace, config)
-    final = _check(grader, gold, extraction.value) if extraction.value else None
+    final = grader.equivalent(gold, extraction.value) if extraction.value else None
     return Graded(trace, extraction, final, bool(final and final.equivalent))
 
 
@@ -307,13 +306,6 @@ def score_graded(
         underthinking=underthinking,
         redundant_sections=redundant,
     )
-
-
-def _check(grader: Grader, gold: str, candidate: str) -> Verdict:
-    """The grader's verdict, skipping the worker when two plain numbers plainly differ."""
-    if surely_different(gold, candidate):
-        return Verdict(False, "fast")
-    return grader.equivalent(gold, candidate)
 
 
 def _solution_rounds(reasoning: str, statements: Sequence[Statement], separator: str) -> int:

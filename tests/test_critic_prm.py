@@ -25,8 +25,8 @@ from pathlib import Path
 import pytest
 
 from lm_eval_thinkbench.critic import data, prm
-from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.critic.prm_cli import main
+from lm_eval_thinkbench.datafiles import DatasetError
 
 FIXTURES = Path(__file__).parent / "fixtures"
 DELTA = FIXTURES / "deltabench_sample.jsonl"

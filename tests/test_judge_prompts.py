@@ -9,7 +9,8 @@ import pytest
 from lm_eval_thinkbench.efficiency import LocatorError
 from lm_eval_thinkbench.judge.split import read_split, split_prompt
 from lm_eval_thinkbench.locate.judge import first_correct_prompt, quote_step, read_first_correct
-from lm_eval_thinkbench.locate.rule import FirstCorrect, surely_different
+from lm_eval_thinkbench.locate.rule import FirstCorrect
+from lm_eval_thinkbench.math.verify import surely_different
 from lm_eval_thinkbench.steps import Span, align_steps, split_separator
 
 REASONING = "We need 2+2.\n\nSo the answer is 4.\n\n  Wait, let me check: 4.  "

@@ -12,10 +12,6 @@ a commitment, so only *answer statements* are graded:
 Each statement's value is graded with the same checker as the final answer. The step holding
 the earliest equivalent statement is the first-correct step, and the record quotes the
 statement so a reader can check it by eye.
-
-Most statements in a long trace are wrong attempts, and most MATH-500 answers are plain
-numbers, so :func:`surely_different` settles "these two plain numbers differ" without a
-grading worker; it never calls two values equal, so the checker's verdicts are unchanged.
 """
 
 from __future__ import annotations
@@ -23,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 
 from lm_eval_thinkbench.math.extract import all_boxed, strip_answer
 from lm_eval_thinkbench.math.grader import Grader
@@ -49,18 +44,6 @@ _CONCLUSION = re.compile(
     re.IGNORECASE,
 )
 _MAX_VALUE_CHARS = 80
-
-# Plain numbers as math-verify reads them: an integer, a decimal, or \frac{a}{b} of integers,
-# once ``$``, spacing and \dfrac/\tfrac are gone (nothing else is rewritten: a degree mark or
-# a unit makes the value not plain). Lengths are bounded so the exact arithmetic stays trivial.
-_SPACING = re.compile(r"\s+|\\[,!;: ]")
-_FRAC_VARIANT = re.compile(r"\\[dt]frac(?![A-Za-z])")
-_INTEGER = re.compile(r"-?\d{1,30}")
-_DECIMAL = re.compile(r"-?\d{0,30}\.\d{1,30}")
-_FRACTION = re.compile(r"(-?)\\frac\{(\d{1,30})\}\{(\d{1,30})\}")
-#: math-verify compares a decimal with any number after rounding both to 6 places, so two
-#: numbers further apart than this can never compare equal; closer ones go to the checker.
-_DECIMAL_MARGIN = Fraction(1, 10**5)
 
 
 @dataclass(frozen=True)
@@ -108,36 +91,6 @@ def find_statements(text: str) -> list[Statement]:
     return kept
 
 
-def surely_different(gold: str, candidate: str) -> bool:
-    """True when both are plain numbers (integer, decimal, ``\\frac`` of integers) whose values
-    differ by more than math-verify's rounding could bridge; False means "ask the checker".
-
-    Exact for integers and fractions (math-verify compares those exactly); for decimals, only a
-    gap above ``_DECIMAL_MARGIN`` counts, since math-verify rounds floats to 6 places.
-    """
-    a, a_decimal = _plain_number(gold)
-    b, b_decimal = _plain_number(candidate)
-    if a is None or b is None:
-        return False
-    if a_decimal or b_decimal:
-        return abs(a - b) > _DECIMAL_MARGIN
-    return a != b
-
-
-def _plain_number(text: str) -> tuple[Fraction | None, bool]:
-    """(value, is_decimal) of a plain number, or (None, False)."""
-    s = _FRAC_VARIANT.sub(r"\\frac", _SPACING.sub("", strip_answer(text)))
-    if _INTEGER.fullmatch(s):
-        return Fraction(int(s)), False
-    if _DECIMAL.fullmatch(s):
-        return Fraction(s), True
-    m = _FRACTION.fullmatch(s)
-    if m and int(m.group(3)):
-        value = Fraction(int(m.group(2)), int(m.group(3)))
-        return (-value if m.group(1) else value), False
-    return None, False
-
-
 def locate_first_correct(
     reasoning: str,
     steps: Sequence[Span],
@@ -159,14 +112,10 @@ def locate_first_correct(
     values = list(dict.fromkeys(s.value for s in statements))
     if not values:
         return FirstCorrect(None, None, None, None, 0, 0)
-    # Values that plainly differ from the gold need no worker; the order of the rest is kept,
-    # so the first equivalent value is the same one the full check would find.
-    open_values = [v for v in values if not surely_different(gold, v)]
-    match = grader.first_equivalent(gold, open_values) if open_values else None
-    if match is None or match.index is None:
-        timeouts = match.timeouts if match else 0
-        return FirstCorrect(None, None, None, None, len(values), timeouts)
-    value = open_values[match.index]
+    match = grader.first_equivalent(gold, values)
+    if match.index is None:
+        return FirstCorrect(None, None, None, None, len(values), match.timeouts)
+    value = values[match.index]
     hit = next(s for s in statements if s.value == value)
     step = step_index_at(steps, hit.start)
     assert step is not None  # statements outside every step were filtered out above

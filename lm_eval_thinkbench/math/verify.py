@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
@@ -81,6 +82,49 @@ def normalize(s: str) -> str:
     s = _DEGREE_RE.sub("", s)
     s = _SPACING_RE.sub(_drop_spacing, s)
     return strip_answer(s)
+
+
+# Plain numbers as math-verify reads them: an integer, a decimal, or \frac{a}{b} of integers,
+# once ``$``, spacing and \dfrac/\tfrac are gone (nothing else is rewritten: a degree mark or
+# a unit makes the value not plain). Lengths are bounded so the exact arithmetic stays trivial.
+_SPACING = re.compile(r"\s+|\\[,!;: ]")
+_FRAC_VARIANT = re.compile(r"\\[dt]frac(?![A-Za-z])")
+_INTEGER = re.compile(r"-?\d{1,30}")
+_DECIMAL = re.compile(r"-?\d{0,30}\.\d{1,30}")
+_FRACTION = re.compile(r"(-?)\\frac\{(\d{1,30})\}\{(\d{1,30})\}")
+#: math-verify compares a decimal with any number after rounding both to 6 places, so two
+#: numbers further apart than this can never compare equal; closer ones go to the checker.
+_DECIMAL_MARGIN = Fraction(1, 10**5)
+
+
+def surely_different(gold: str, candidate: str) -> bool:
+    """True when both are plain numbers (integer, decimal, ``\\frac`` of integers) whose values
+    differ by more than math-verify's rounding could bridge; False means "ask the checker".
+
+    Exact for integers and fractions (math-verify compares those exactly); for decimals, only a
+    gap above ``_DECIMAL_MARGIN`` counts, since math-verify rounds floats to 6 places.
+    """
+    a, a_decimal = _plain_number(gold)
+    b, b_decimal = _plain_number(candidate)
+    if a is None or b is None:
+        return False
+    if a_decimal or b_decimal:
+        return abs(a - b) > _DECIMAL_MARGIN
+    return a != b
+
+
+def _plain_number(text: str) -> tuple[Fraction | None, bool]:
+    """(value, is_decimal) of a plain number, or (None, False)."""
+    s = _FRAC_VARIANT.sub(r"\\frac", _SPACING.sub("", strip_answer(text)))
+    if _INTEGER.fullmatch(s):
+        return Fraction(int(s)), False
+    if _DECIMAL.fullmatch(s):
+        return Fraction(s), True
+    m = _FRACTION.fullmatch(s)
+    if m and int(m.group(3)):
+        value = Fraction(int(m.group(2)), int(m.group(3)))
+        return (-value if m.group(1) else value), False
+    return None, False
 
 
 def braces_balanced(s: str) -> bool:
