@@ -52,7 +52,7 @@ def export(out: Path, seed: int, langs: Sequence[str], per_cell: int) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m lm_eval_thinkbench.logic.cli")
+    parser = argparse.ArgumentParser(prog="thinkbench-logic")
     commands = parser.add_subparsers(dest="command", required=True)
     cmd = commands.add_parser("export", help="write a set to JSONL and print its composition")
     cmd.add_argument("--out", type=Path, required=True)
