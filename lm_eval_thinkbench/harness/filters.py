@@ -15,7 +15,8 @@ from lm_eval_thinkbench.harness.records import RecordFilter
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.tokens import counter_for_run
 
-log = logging.getLogger(__name__)
+# Under lm-eval's logger, so the line shows in an lm_eval run (lm-eval configures only its own).
+log = logging.getLogger("lm_eval.thinkbench")
 
 
 class ThinkEfficiencyFilter(RecordFilter):
