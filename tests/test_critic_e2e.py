@@ -18,7 +18,9 @@ from pathlib import Path
 from statistics import fmean
 
 import pytest
+from e2e_support import BIN, run_cli, sim_server
 
+from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.critic import data
 from lm_eval_thinkbench.simulate.critic import deltabench_truth, processbench_truth
@@ -43,12 +45,18 @@ def _run(out: Path, tasks: str, seed: int, env: dict[str, str], *extra: str) -> 
     if not tasks_installed():
         env = {**env, "PYTHONPATH": str(REPO)}
     cmd = [
-        sys.executable, "-m", "lm_eval_thinkbench.cli",
-        "--model", "thinkbench-sim",
-        "--model_args", f"seed={seed}",
-        "--tasks", tasks,
+        sys.executable,
+        "-m",
+        "lm_eval_thinkbench.cli",
+        "--model",
+        "thinkbench-sim",
+        "--model_args",
+        f"seed={seed}",
+        "--tasks",
+        tasks,
         "--log_samples",
-        "--output_path", str(out),
+        "--output_path",
+        str(out),
         *extra,
     ]
     proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
@@ -93,7 +101,9 @@ def _processbench_expected(docs: list[dict]) -> dict[str, float]:
 def test_processbench_full_data_through_lm_eval(tmp_path):
     folder = _processbench_folder()
     results, samples = _run(
-        tmp_path, "thinkbench_processbench", PB_SEED,
+        tmp_path,
+        "thinkbench_processbench",
+        PB_SEED,
         _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
     )
     per_subset = {}
@@ -113,6 +123,33 @@ def test_processbench_full_data_through_lm_eval(tmp_path):
     assert len(samples) == total == 3400
     statuses = {item["status"] for s in samples for item in s["unparsed"]}
     assert statuses == {"ok", "unparsed", "truncated"}
+
+
+def test_processbench_through_plain_lm_eval_over_http(tmp_path, math500_path):
+    """The same verdicts served over the OpenAI chat API to lm-eval's own
+    ``local-chat-completions`` model, by the plain ``lm_eval`` command."""
+    folder = _processbench_folder()
+    with sim_server(math500_path, "--processbench", str(folder)) as url:
+        run_cli(
+            [
+                str(BIN / "lm_eval"),
+                "--model",
+                "local-chat-completions",
+                "--model_args",
+                f"model=sim,base_url={url}/chat/completions,num_concurrent=8,seed={PB_SEED}",
+                "--tasks",
+                "thinkbench_processbench_gsm8k,thinkbench_processbench_math",
+                "--apply_chat_template",
+                "--output_path",
+                str(tmp_path),
+                *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
+            ],
+            _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
+        )
+    results = json.loads(sorted(tmp_path.rglob("results_*.json"))[-1].read_text())["results"]
+    for subset in ("gsm8k", "math"):
+        want = _processbench_expected(data.processbench_docs(subset, folder))
+        _assert_close(results[f"thinkbench_processbench_{subset}"], want, subset)
 
 
 # ----- DeltaBench ----------------------------------------------------------------------------
@@ -159,8 +196,12 @@ def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reference_filter)
     path = FIXTURES / fixture
     metadata = {"deltabench_path": str(path), "deltabench_reference_filter": reference_filter}
     results, samples = _run(
-        tmp_path, "thinkbench_deltabench", DB_SEED, _base_env(),
-        "--metadata", json.dumps(metadata),
+        tmp_path,
+        "thinkbench_deltabench",
+        DB_SEED,
+        _base_env(),
+        "--metadata",
+        json.dumps(metadata),
     )
     docs = data.deltabench_docs(path)
     by_domain = defaultdict(list)
@@ -170,8 +211,9 @@ def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reference_filter)
         want = _deltabench_expected(domain_docs, reference_filter)
         _assert_close(results[f"thinkbench_deltabench_{domain}"], want, domain)
     # The group is the whole benchmark, pooled exactly over the domains.
-    _assert_close(results["thinkbench_deltabench"], _deltabench_expected(docs, reference_filter),
-                  "group")
+    _assert_close(
+        results["thinkbench_deltabench"], _deltabench_expected(docs, reference_filter), "group"
+    )
     assert len(samples) == len(docs) == 11
     scenarios = {
         deltabench_truth(d, DB_SEED).scenario

@@ -31,7 +31,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from lm_eval_thinkbench.simulate.traces import CHARS_PER_TOKEN, SimTrace, simulate
+from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.simulate import respond
+from lm_eval_thinkbench.simulate.traces import CHARS_PER_TOKEN, SimTrace
 
 REASONING_FIELDS = ("none", "reasoning_content", "reasoning")
 UNKNOWN_REPLY = "I don't know."
@@ -50,19 +52,25 @@ class SimServer(ThreadingHTTPServer):
         seed: int,
         reasoning_field: str,
         model_name: str,
+        by_prompt: dict[str, dict[str, Any]] | None = None,
     ) -> None:
         super().__init__(address, _Handler)
         self.docs = docs
+        self.by_prompt = by_prompt or {}
         self.seed = seed
         self.reasoning_field = reasoning_field
         self.model_name = model_name
 
     def find_doc(self, prompt: str) -> dict[str, Any] | None:
-        """The doc whose problem occurs in ``prompt``; the longest wins if several do.
+        """The doc whose rendered prompt is ``prompt`` (critic tasks), else the MATH-500 doc
+        whose problem occurs in ``prompt``; the longest wins if several do.
 
         Prompts may drop the "Return your final response within \\boxed{}." prefix our copy of
         the problems carries, so the problem without it is looked for too.
         """
+        exact = self.by_prompt.get(prompt.strip())
+        if exact is not None:
+            return exact
         best: dict[str, Any] | None = None
         best_len = -1
         for doc in self.docs:
@@ -116,7 +124,7 @@ class _Handler(BaseHTTPRequestHandler):
             message: dict[str, Any] = {"role": "assistant", "content": UNKNOWN_REPLY}
             finish, note = "stop", "doc=unknown"
         else:
-            trace = simulate(doc, seed=seed)
+            trace = respond(doc, seed=seed)
             message = _message(trace, self.server.reasoning_field)
             finish = "length" if trace.truth.truncated else "stop"
             note = f"doc={doc.get('unique_id')} scenario={trace.truth.scenario} seed={seed}"
@@ -185,10 +193,18 @@ def _content_text(message: object) -> str:
     return ""
 
 
-def load_docs(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """MATH-500 JSONL (one doc per line, blank lines allowed)."""
-    with Path(path).open(encoding="utf-8") as fh:
-        return [json.loads(line) for line in fh if line.strip()]
+def processbench_prompts(folder: str) -> dict[str, dict[str, Any]]:
+    """Every ProcessBench doc of ``folder`` keyed by the prompt the task renders for it, so the
+    server answers the critic task as ``thinkbench-sim`` does."""
+    import lm_eval_thinkbench.simulate.critic  # noqa: F401  registers the critic responders
+    from lm_eval_thinkbench.critic.data import PROCESSBENCH_SUBSETS, processbench_docs
+    from lm_eval_thinkbench.critic.prompts import processbench_prompt
+
+    return {
+        processbench_prompt(doc).strip(): doc
+        for subset in PROCESSBENCH_SUBSETS
+        for doc in processbench_docs(subset, folder)
+    }
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -204,6 +220,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=os.environ.get("THINKBENCH_MATH500_PATH"),
         help="MATH-500 JSONL (default: $THINKBENCH_MATH500_PATH)",
     )
+    parser.add_argument(
+        "--processbench", metavar="DIR", help="also answer ProcessBench critic prompts from DIR"
+    )
     parser.add_argument("--seed", type=int, default=0, help="used when a request has no seed")
     parser.add_argument("--reasoning-field", choices=REASONING_FIELDS, default="none")
     parser.add_argument("--model-name", default="thinkbench-sim")
@@ -212,10 +231,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("no data: pass --data or set THINKBENCH_MATH500_PATH")
     server = SimServer(
         (args.host, args.port),
-        load_docs(args.data),
+        read_jsonl(Path(args.data)),
         seed=args.seed,
         reasoning_field=args.reasoning_field,
         model_name=args.model_name,
+        by_prompt=processbench_prompts(args.processbench) if args.processbench else None,
     )
     print(f"READY {server.server_address[1]}", flush=True)
     try:
