@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections import Counter
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
@@ -24,6 +23,7 @@ from lm_eval.models.api_models import JsonChatStr
 from lm_eval.models.utils import normalize_gen_kwargs
 from tqdm import tqdm
 
+from lm_eval_thinkbench.models.repeats import repeat_indices
 from lm_eval_thinkbench.response import MalformedCompletionError, ModelResponse, parse_completion
 
 eval_logger = logging.getLogger(__name__)
@@ -172,14 +172,10 @@ class ThinkbenchChat(LM):
 
     def generate_until(self, requests: list[Instance], disable_tqdm: bool = False) -> list[str]:
         """One envelope per request, in request order, fetched ``num_concurrent`` at a time."""
-        repeats: Counter[int] = Counter()
-        params = []
-        for request in requests:
-            # lm-eval lists a request once per repeat (the same object): the k-th copy is repeat k.
-            repeat = repeats[id(request)]
-            repeats[id(request)] += 1
-            context, gen_kwargs = request.args[0], request.args[1]
-            params.append(self._request_params(context, gen_kwargs, repeat))
+        params = [
+            self._request_params(request.args[0], request.args[1], repeat)
+            for request, repeat in zip(requests, repeat_indices(requests), strict=True)
+        ]
 
         results: list[str] = [""] * len(requests)
         failures = 0

@@ -16,7 +16,7 @@ from __future__ import annotations
 import glob
 import json
 import logging
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -35,6 +35,7 @@ from lm_eval_thinkbench.models.chat import (
     render_chat,
     warn_ignored_args,
 )
+from lm_eval_thinkbench.models.repeats import repeat_indices
 
 eval_logger = logging.getLogger(__name__)
 
@@ -216,13 +217,12 @@ class ReplayLM(LM):
 
     def generate_until(self, requests: list[Instance], disable_tqdm: bool = False) -> list[str]:
         """The logged response for each request, in order ("" where none was logged)."""
-        repeats: Counter[int] = Counter()
         results: list[str] = []
         missing: list[str] = []
-        for request in tqdm(requests, desc="thinkbench-replay", disable=disable_tqdm):
-            # lm-eval lists a request once per repeat (the same object): the k-th copy is repeat k.
-            repeat = repeats[id(request)]
-            repeats[id(request)] += 1
+        numbered = zip(requests, repeat_indices(requests), strict=True)
+        for request, repeat in tqdm(
+            numbered, total=len(requests), desc="thinkbench-replay", disable=disable_tqdm
+        ):
             response = self._lookup(request, repeat)
             if response is not None:
                 results.append(response)

@@ -22,6 +22,7 @@ from lm_eval.api.registry import register_model
 
 import lm_eval_thinkbench.simulate.critic  # noqa: F401  registers the critic responders
 from lm_eval_thinkbench.flags import as_bool
+from lm_eval_thinkbench.models.repeats import repeat_indices
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.simulate import SCENARIOS, SimTrace, respond
 from lm_eval_thinkbench.simulate import logic as _logic  # noqa: F401  registers the logic responder
@@ -55,16 +56,11 @@ class SimulatedReasoner(LM):
     def generate_until(self, requests: list[Instance], disable_tqdm: bool = False) -> list[str]:
         """One simulated response per request.
 
-        With ``repeats: n`` the harness passes the same ``Instance`` object n times in a row
-        (``evaluator.py``: ``[req] * req.repeats``), so the k-th occurrence of an instance in
-        this call is repeat k and gets seed ``seed + k``: repeats differ, and repeat 0 is what a
-        run without repeats produces.
+        Repeat k (``models.repeats``) gets seed ``seed + k``: repeats differ, and repeat 0 is
+        what a run without repeats produces.
         """
-        seen: dict[int, int] = {}
         out = []
-        for request in requests:
-            repeat = seen.get(id(request), 0)
-            seen[id(request)] = repeat + 1
+        for request, repeat in zip(requests, repeat_indices(requests), strict=True):
             trace = respond(
                 request.doc,
                 seed=self.seed + repeat,
@@ -106,4 +102,3 @@ class SimulatedReasoner(LM):
         """A plain transcript: the simulator ignores the prompt, but the harness must build one."""
         text = "\n\n".join(f"{m['role']}: {m['content']}" for m in chat_history)
         return text + "\n\nassistant:" if add_generation_prompt else text
-
