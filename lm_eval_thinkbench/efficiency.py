@@ -290,6 +290,7 @@ def score_graded(
             answer_end=answer_end,
             answer=located.value or graded.extraction.value,
             sections=sections,
+            statements=statements,
         )
         redundant = len(redundancy.redundant)
 
