@@ -11,14 +11,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 import sys
 from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
 
 import pytest
-from e2e_support import BIN, run_cli, sim_server
+from e2e_support import BIN, read_results, run_cli, sim_server
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.cli import tasks_installed
@@ -59,12 +58,9 @@ def _run(out: Path, tasks: str, seed: int, env: dict[str, str], *extra: str) -> 
         str(out),
         *extra,
     ]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
-    results = sorted(out.rglob("results_*.json"))
-    assert results, f"no results under {out}"
-    samples = [json.loads(line) for f in out.rglob("samples_*.jsonl") for line in f.open()]
-    return json.loads(results[-1].read_text())["results"], samples
+    run_cli(cmd, env, timeout=300)
+    results, samples = read_results(out)
+    return results["results"], samples
 
 
 def _base_env(**extra: str) -> dict[str, str]:
@@ -146,7 +142,7 @@ def test_processbench_through_plain_lm_eval_over_http(tmp_path, math500_path):
             ],
             _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
         )
-    results = json.loads(sorted(tmp_path.rglob("results_*.json"))[-1].read_text())["results"]
+    results = read_results(tmp_path)[0]["results"]
     for subset in ("gsm8k", "math"):
         want = _processbench_expected(data.processbench_docs(subset, folder))
         _assert_close(results[f"thinkbench_processbench_{subset}"], want, subset)

@@ -13,7 +13,6 @@ import difflib
 import json
 import math
 import os
-import subprocess
 import sys
 import unicodedata
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from statistics import fmean
 
 import lm_eval.tasks
 import pytest
+from e2e_support import read_results, run_cli
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.cli import tasks_installed
@@ -58,11 +58,8 @@ def _run(out: Path, tasks: str, *extra: str) -> tuple[dict, list[dict]]:
     }
     cmd = [sys.executable, "-m", "lm_eval_thinkbench.cli", "--model", "thinkbench-sim"]
     cmd += ["--tasks", tasks, "--log_samples", "--output_path", str(out), *extra, *_include()]
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, f"{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
-    results = sorted(out.rglob("results_*.json"))
-    samples = [json.loads(line) for f in sorted(out.rglob("samples_*.jsonl")) for line in f.open()]
-    return json.loads(results[-1].read_text()), samples
+    run_cli(cmd, env, timeout=600)
+    return read_results(out)
 
 
 def _canon(text: str) -> str:
