@@ -14,6 +14,7 @@ need the first-correct position are missing.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import multiprocessing
 import os
@@ -254,17 +255,26 @@ def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
 
     The tokenizer and math-verify are loaded first, so every worker inherits them instead of
     loading its own (the grader's own workers are forked from these with math-verify loaded).
+    Everything loaded so far is then frozen out of the cyclic garbage collector: a worker's
+    collections would otherwise walk (and so copy, page by page) the whole inherited heap of
+    sympy and the tokenizer, which costs more CPU than the scoring itself saves (the Python
+    docs' recipe for fork without exec). This process unfreezes once the workers exist, so a
+    long-lived caller (a notebook) keeps collecting its own garbage.
     """
     get_counter(options.tokenizer)
     importlib.import_module("math_verify")
+    gc.freeze()
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
         initializer=_init_worker,
         initargs=(options.tokenizer,),
     )
-    for ready in [pool.submit(os.getpid) for _ in range(workers)]:
-        ready.result()
+    try:
+        for ready in [pool.submit(os.getpid) for _ in range(workers)]:
+            ready.result()
+    finally:
+        gc.unfreeze()
     return pool
 
 
