@@ -436,3 +436,64 @@ def test_plainly_different_numbers_need_no_worker() -> None:
         # close decimals and anything not a plain number still go to math-verify
         assert g.equivalent(r"\frac{1}{3}", "0.333333").status != "fast"
         assert g.equivalent(r"5\%", "0.05").status != "fast"
+
+
+def _sympy(latex: str):
+    """The first sympy object math-verify makes of a gold-style answer."""
+    return verify_module.parse_gold(latex)[0]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "settled"),
+    [
+        # plainly different: settled without simplify
+        ("(a+5)(b+2)", "7932", True),
+        (r"\cot x", "15851", True),
+        (r"3\sqrt{13}", "7932", True),
+        ("x^2+1", "x^2", True),
+        # equal, or equal at the point but not identically: left to simplify
+        ("1", r"\sin^2 x + \cos^2 x", False),
+        (r"\frac{x^2-1}{x-1}", "x+1", False),
+        (r"\sqrt{x^2}", "x", False),
+        (r"\frac{1}{3}", r"\frac{2}{6}", False),
+        # not scalar expressions
+        (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "7", False),
+        ("(1, 2)", "3", False),
+    ],
+)
+def test_numeric_witness_settles_only_plain_differences(a: str, b: str, settled: bool) -> None:
+    assert verify_module.plainly_nonzero_difference(_sympy(a), _sympy(b)) is settled
+
+
+def test_numeric_witness_keeps_every_verdict(monkeypatch) -> None:
+    """The witness only skips ``simplify`` where it would say "not equal": the verdict table,
+    checked with math-verify's own symbolic step and with the witnessed one, agrees pair by pair
+    (benchmarks/numeric_witness.py does the same on 4,600 pairs)."""
+    from math_verify import grader as math_verify_grader
+    from math_verify import verify
+
+    plain = math_verify_grader.sympy_symbolic_eq
+    extra = [("1", r"\sin^2 x + \cos^2 x", True), ("x+1", r"\frac{x^2-1}{x-1}", True)]
+    for gold, candidate, _ in PAIRS + extra:
+        if not braces_balanced(candidate):
+            continue
+        parsed_gold = verify_module.parse_gold(gold)
+        parsed = verify_module.parse_candidate(candidate)
+        verdicts = []
+        for step in (plain, verify_module.with_numeric_witness(plain)):
+            monkeypatch.setattr(math_verify_grader, "sympy_symbolic_eq", step)
+            verdicts.append(verify(parsed_gold, parsed, timeout_seconds=None))
+        assert verdicts[0] == verdicts[1], (gold, candidate)
+
+
+def _witness_installed() -> bool:
+    from math_verify import grader as math_verify_grader
+
+    return getattr(math_verify_grader.sympy_symbolic_eq, "numeric_witness", False)
+
+
+def test_grading_workers_run_with_the_numeric_witness() -> None:
+    with Grader(deadline=DEADLINE) as g:
+        g.start()
+        pool, _ = g._pool()
+        assert pool.schedule(_witness_installed).result(timeout=30) is True

@@ -128,6 +128,7 @@ def _init_worker() -> None:
     # The deadline is enforced from outside; math-verify's warning that its own timeouts are
     # disabled would only be noise in every worker's log.
     logging.getLogger("math_verify").setLevel(logging.ERROR)
+    verify.install_numeric_witness()
     verify.warm_up()
 
 
