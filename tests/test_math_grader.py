@@ -497,3 +497,30 @@ def test_grading_workers_run_with_the_numeric_witness() -> None:
         g.start()
         pool, _ = g._pool()
         assert pool.schedule(_witness_installed).result(timeout=30) is True
+
+
+def _child_grades(queue) -> None:
+    from lm_eval_thinkbench.math.grader import default_grader
+
+    grader = default_grader()
+    queue.put((grader._resources["owner"] == os.getpid(), grader.equivalent("x^2", "x*x")))
+
+
+def test_a_forked_process_gets_its_own_default_grader() -> None:
+    """A process forked from one with a running default grader (analyze's scoring workers, a
+    notebook's second run) grades with workers of its own, and leaves the parent's alone."""
+    from lm_eval_thinkbench.math.grader import default_grader
+
+    parent = default_grader()
+    assert parent.equivalent("y^2", "y*y") == Verdict(True, "checked")
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_child_grades, args=(queue,))
+    child.start()
+    owned, verdict = queue.get(timeout=60)
+    child.join(timeout=60)
+    assert owned and verdict == Verdict(True, "checked")
+    assert child.exitcode == 0
+    # the parent's workers and progress directory survived the child
+    assert parent.equivalent("z^3", "z*z*z") == Verdict(True, "checked")
+    assert os.path.isdir(parent._resources["dir"])

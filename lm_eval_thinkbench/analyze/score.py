@@ -15,14 +15,12 @@ need the first-correct position are missing.
 from __future__ import annotations
 
 import gc
-import importlib
 import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
-from multiprocessing.util import Finalize
 from typing import TYPE_CHECKING
 
 from tqdm import tqdm
@@ -253,16 +251,15 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
 def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
     """Fork the workers now (before any other thread exists) and wait until they run.
 
-    The tokenizer and math-verify are loaded first, so every worker inherits them instead of
-    loading its own (the grader's own workers are forked from these with math-verify loaded).
-    Everything loaded so far is then frozen out of the cyclic garbage collector: a worker's
-    collections would otherwise walk (and so copy, page by page) the whole inherited heap of
-    sympy and the tokenizer, which costs more CPU than the scoring itself saves (the Python
-    docs' recipe for fork without exec). This process unfreezes once the workers exist, so a
-    long-lived caller (a notebook) keeps collecting its own garbage.
+    The tokenizer is loaded first, so every worker inherits it instead of loading its own, and
+    then frozen out of the cyclic garbage collector with everything else loaded so far: a
+    worker's collections would otherwise walk (and so copy, page by page) the whole inherited
+    heap, which costs more CPU than the scoring itself saves (the Python docs' recipe for fork
+    without exec). This process unfreezes once the workers exist, so a long-lived caller (a
+    notebook) keeps collecting its own garbage. math-verify is not loaded here: only the
+    workers' graders need it, and each imports it beside its worker's first samples.
     """
     get_counter(options.tokenizer)
-    importlib.import_module("math_verify")
     gc.freeze()
     pool = ProcessPoolExecutor(
         max_workers=workers,
@@ -279,11 +276,10 @@ def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
 
 
 def _init_worker(tokenizer: str | None) -> None:
-    """Load the counter and make sure the worker's grader stops with the worker (worker
-    processes end without running ``atexit``; a live grading pool would keep them waiting)."""
+    """Load the counter and start the worker's grader: its process imports math-verify while
+    this one scores the first samples."""
     get_counter(tokenizer)
-    grader = default_grader()
-    Finalize(grader, grader.close, exitpriority=10)
+    default_grader(preload=False).start(wait=False)
 
 
 def _relay(job: Future[_Job], pool: ProcessPoolExecutor, options: ScoreOptions) -> Future[Scored]:

@@ -24,7 +24,8 @@ call is the budget plus the time to notice and kill a worker (well under a secon
 
 The parent imports math-verify when it first starts the pool (never for the fast path): with
 the default ``fork`` start method the workers then inherit it, and a replacement worker is
-ready in ~0.1 s instead of ~0.45 s.
+ready in ~0.1 s instead of ~0.45 s. A parent with no other use for it (``thinkbench analyze``'s
+scoring processes) passes ``preload=False`` and lets its worker import it while it goes on.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from collections.abc import Sequence
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.util import Finalize
 from typing import Any
 
 import pebble
@@ -165,7 +167,14 @@ def _answer_key(answer: object) -> str | None:
 
 
 def _release(resources: dict[str, Any]) -> None:
-    """Stop the pool and remove the progress directory (also run at interpreter exit)."""
+    """Stop the pool and remove the progress directory (also run at interpreter exit).
+
+    In a process forked from the owner, the pool's workers and the directory are the owner's:
+    they are forgotten, not stopped or removed.
+    """
+    if resources.get("owner") != os.getpid():
+        resources.clear()
+        return
     pool = resources.pop("pool", None)
     if pool is not None:
         pool.stop()
@@ -183,9 +192,17 @@ class Grader:
     raises for bad input: anything that cannot be checked is "not equivalent".
     """
 
-    def __init__(self, deadline: float = 5.0, workers: int = 1, cache_size: int = 100_000):
+    def __init__(
+        self,
+        deadline: float = 5.0,
+        workers: int = 1,
+        cache_size: int = 100_000,
+        preload: bool = True,
+    ):
         """``deadline``: seconds one candidate may take; ``workers``: worker processes;
-        ``cache_size``: verdicts kept (0 disables the cache, e.g. to benchmark it)."""
+        ``cache_size``: verdicts kept (0 disables the cache, e.g. to benchmark it);
+        ``preload``: import math-verify here before forking the workers (see the module
+        docstring)."""
         if not deadline > 0:
             raise ValueError(f"deadline must be positive, got {deadline!r}")
         if workers < 1:
@@ -193,12 +210,13 @@ class Grader:
         self.deadline = float(deadline)
         self.workers = int(workers)
         self.cache_size = max(0, int(cache_size))
+        self.preload = preload
         self._cache: OrderedDict[tuple[str, str], bool] = OrderedDict()
         self._cache_lock = threading.Lock()
         self._pool_lock = threading.Lock()
         self._closed = False
         # Held in a dict so the finalizer can release them without keeping ``self`` alive.
-        self._resources: dict[str, Any] = {}
+        self._resources: dict[str, Any] = {"owner": os.getpid()}
         self._finalizer = weakref.finalize(self, _release, self._resources)
 
     # ----------------------------------------------------------------------- public API
@@ -256,14 +274,17 @@ class Grader:
         index = tally.match if tally.match is not None else known_match
         return FirstMatch(index, tally.timeouts, tally.checked)
 
-    def start(self) -> None:
-        """Start the workers now and wait until one is ready.
+    def start(self, wait: bool = True) -> None:
+        """Start the workers now and (``wait``) wait until one is ready.
 
         Otherwise they start on the first check the fast path cannot decide, and that check
-        pays the start-up (about half a second); call this to keep it out of a timed loop.
+        pays the start-up (about half a second); call this to keep it out of a timed loop, or
+        with ``wait=False`` to let the start-up run beside the caller's own work.
         """
         pool, _ = self._pool()
-        pool.schedule(os.getpid).result(timeout=60)
+        started = pool.schedule(os.getpid)
+        if wait:
+            started.result(timeout=60)
 
     def close(self) -> None:
         """Stop the workers. Checks after this return ``"error"`` unless the fast path or the
@@ -422,13 +443,15 @@ class Grader:
     def _pool(self) -> tuple[pebble.ProcessPool, str]:
         """The running pool and progress directory, created on first use."""
         with self._pool_lock:
-            if self._closed:
-                raise RuntimeError("Grader is closed")
+            if self._closed or self._resources.get("owner") != os.getpid():
+                raise RuntimeError(
+                    "Grader is closed (or belongs to the process this one forked from)"
+                )
             if "dir" not in self._resources:
                 self._resources["dir"] = tempfile.mkdtemp(prefix="thinkbench-grade-")
             if "pool" not in self._resources:
-                # Imported here, before the first fork, so workers inherit it (see module doc).
-                importlib.import_module("math_verify")
+                if self.preload:  # before the first fork, so workers inherit it
+                    importlib.import_module("math_verify")
                 self._resources["pool"] = pebble.ProcessPool(
                     max_workers=self.workers, initializer=_init_worker
                 )
@@ -461,15 +484,23 @@ def _deadline_from_env() -> float:
     return deadline
 
 
-def default_grader() -> Grader:
+def default_grader(preload: bool = True) -> Grader:
     """The process-wide grader, created on first use and closed at interpreter exit.
 
     Its deadline comes from ``THINKBENCH_GRADE_DEADLINE`` (seconds, default 5). Sharing one
-    grader shares its workers and its verdict cache across every task of a run.
+    grader shares its workers and its verdict cache across every task of a run. ``preload``
+    applies when this call creates it (see :class:`Grader`). A process forked from one that
+    had a default grader gets its own: the inherited one's workers belong to the parent.
     """
     global _default
     with _default_lock:
+        if _default is not None and _default._resources.get("owner") != os.getpid():
+            _default.close()  # forgets the parent's workers without touching them
+            _default = None
         if _default is None or _default._closed:
-            _default = Grader(deadline=_deadline_from_env())
+            _default = Grader(deadline=_deadline_from_env(), preload=preload)
             atexit.register(_default.close)
+            # A multiprocessing child ends without running ``atexit`` and waits for its own
+            # children first: its grader's workers must be stopped by multiprocessing's hook.
+            Finalize(_default, _default.close, exitpriority=10)
         return _default
