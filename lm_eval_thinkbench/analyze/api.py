@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from lm_eval_thinkbench import METRICS_VERSION
 from lm_eval_thinkbench.analyze.aggregate import Group, aggregate
-from lm_eval_thinkbench.analyze.plots import preload_matplotlib, write_plots
+from lm_eval_thinkbench.analyze.plots import Plotter
 from lm_eval_thinkbench.analyze.readers import read_runs
 from lm_eval_thinkbench.analyze.report import write_reports
 from lm_eval_thinkbench.analyze.samples import Sample
@@ -108,12 +108,28 @@ class Analysis:
 
 def analyze(options: AnalyzeOptions) -> Analysis:
     """Read the runs, score every selected sample, aggregate, and write the reports."""
-    samples = read_runs(options.runs, options.input_format)
-    return analyze_samples(samples, options)
+    plotter = Plotter() if options.plots else None  # first: it loads matplotlib meanwhile
+    try:
+        samples = read_runs(options.runs, options.input_format)
+        return analyze_samples(samples, options, plotter)
+    finally:
+        if plotter is not None:
+            plotter.close()
 
 
-def analyze_samples(samples: Sequence[Sample], options: AnalyzeOptions) -> Analysis:
-    """As :func:`analyze`, for samples already read (``options.runs`` is only recorded)."""
+def analyze_samples(
+    samples: Sequence[Sample], options: AnalyzeOptions, plotter: Plotter | None = None
+) -> Analysis:
+    """As :func:`analyze`, for samples already read (``options.runs`` is only recorded).
+
+    ``plotter`` draws the figures (one is started here when none is given).
+    """
+    if options.plots and plotter is None:
+        plotter = Plotter()
+        try:
+            return analyze_samples(samples, options, plotter)
+        finally:
+            plotter.close()
     chosen = select(samples, options.limit, options.sample, options.seed)
     local_split = options.split if options.split != "llm" else "separator"
     config = ScoringConfig(
@@ -145,7 +161,6 @@ def analyze_samples(samples: Sequence[Sample], options: AnalyzeOptions) -> Analy
             score_options,
             start_judge,
             options.progress,
-            after_fork=preload_matplotlib if options.plots else None,
         )
     finally:
         for runner in runners:
@@ -154,8 +169,8 @@ def analyze_samples(samples: Sequence[Sample], options: AnalyzeOptions) -> Analy
         result.scored, result.dropped, options.bootstrap, options.confidence, options.seed
     )
     files = write_reports(options.output, groups, result.scored, options.settings())
-    if options.plots:
-        files += write_plots(options.output, groups)
+    if plotter is not None:
+        files += plotter.write(options.output, groups)
     return Analysis(
         groups=groups,
         scored=result.scored,

@@ -136,7 +136,7 @@ def summary_markdown(groups: Sequence[Group], settings: Mapping[str, Any]) -> st
     lines += [
         "Each cell: mean [95% bootstrap interval] (n covered samples). Token figures and "
         "efficiencies over correctly answered samples; underthinking over wrong ones; the rest "
-        "over all samples. Definitions: README.md, section \"thinkbench analyze\".",
+        'over all samples. Definitions: README.md, section "thinkbench analyze".',
         "",
     ]
     models = list(dict.fromkeys(g.model for g in groups))

@@ -129,21 +129,17 @@ def score_samples(
     options: ScoreOptions,
     judge: Callable[[], JudgeRunner] | None = None,
     progress: bool = True,
-    after_fork: Callable[[], None] | None = None,
 ) -> ScoreResult:
     """Score ``samples``, returned in input order; see the module docstring.
 
-    ``judge`` makes the judge runner and ``after_fork`` starts any other background work;
-    both are called once the worker processes exist, so that no thread is running when they
-    are forked. The caller closes the runner.
+    ``judge`` makes the judge runner; it is called once the worker processes exist, so that
+    no thread is running when they are forked. The caller closes the runner.
     """
     if options.needs_judge and judge is None:
         raise ValueError(f"locator={options.locator!r}, split={options.split!r} need a judge")
     workers = min(options.workers, max(1, len(samples) // MIN_SAMPLES_PER_WORKER))
     pool = _start_pool(options, workers) if workers > 1 else None
     try:
-        if after_fork is not None:
-            after_fork()
         runner = judge() if options.needs_judge and judge is not None else None
         pending, dropped = _submit(samples, options, runner)
         scored = _collect(pending, options, pool, progress)
