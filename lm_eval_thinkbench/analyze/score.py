@@ -21,7 +21,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from tqdm import tqdm
 
@@ -48,6 +48,7 @@ CORRECTNESS = ("checker", "logged")
 #: Below this many samples, forking workers costs more than it saves.
 MIN_SAMPLES_PER_WORKER = 32
 
+T = TypeVar("T")
 Steps = list[Span] | LocatorError
 Located = FirstCorrect | LocatorError
 
@@ -116,11 +117,13 @@ class ScoreResult:
 
 @dataclass(frozen=True)
 class _Job:
-    """One sample's local work, once its judge answers (if any) are in."""
+    """One sample's local work, once its judge answers (if any) are in.
+
+    ``steps`` is None when the worker splits the reasoning itself (nothing here needed them).
+    """
 
     sample: Sample
-    reasoning: str
-    steps: Steps
+    steps: Steps | None
     judged: Located | None
 
 
@@ -144,19 +147,24 @@ def score_samples(
         pending, dropped = _submit(samples, options, runner)
         scored = _collect(pending, options, pool, progress)
     finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
+        if pool is not None:  # every result is in: the workers stop while the report is made
+            pool.shutdown(wait=False, cancel_futures=True)
     return ScoreResult(scored, dropped)
 
 
 def _submit(
     samples: Sequence[Sample], options: ScoreOptions, runner: JudgeRunner | None
 ) -> tuple[list[Future[_Job]], Counter[tuple[str, str]]]:
-    """Split every response, apply the length filter and ask the judge; futures of jobs."""
+    """Split every response, apply the length filter and ask the judge; futures of jobs.
+
+    With no judge and no length filter, nothing is split here: the workers do it.
+    """
     config = options.config
     counter = get_counter(options.tokenizer) if options.max_tokens is not None else None
     dropped: Counter[tuple[str, str]] = Counter()
     pending: list[Future[_Job]] = []
+    if counter is None and not options.needs_judge:
+        return [_done(_Job(sample, None, None)) for sample in samples], dropped
     for sample in samples:
         trace = split_trace(sample.response, config.markers)
         reasoning = trace.reasoning
@@ -170,7 +178,7 @@ def _submit(
             continue
         steps = _steps(sample, reasoning, options, runner)
         judged = _judge_located(sample, reasoning, steps, options, runner)
-        pending.append(_job(sample, reasoning, steps, judged))
+        pending.append(_job(sample, steps, judged))
     return pending, dropped
 
 
@@ -203,8 +211,10 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
     config = options.config
     counter = get_counter(options.tokenizer)
     grader = default_grader()
-    sample, reasoning, steps = job.sample, job.reasoning, job.steps
+    sample = job.sample
     graded = grade_response(sample.response, sample.gold, config, grader)
+    reasoning = graded.trace.reasoning  # the reasoning the judge saw, split the same way
+    steps = job.steps if job.steps is not None else config.split_steps(reasoning)
     checker_correct = graded.correct
     if options.correctness == "logged" and sample.logged_correct is not None:
         graded = replace(graded, correct=sample.logged_correct)
@@ -350,7 +360,6 @@ def _judge_located(
 
 def _job(
     sample: Sample,
-    reasoning: str,
     steps: Future[Steps] | list[Span],
     judged: Future[Located] | None,
 ) -> Future[_Job]:
@@ -365,7 +374,6 @@ def _job(
             out.set_result(
                 _Job(
                     sample,
-                    reasoning,
                     steps.result() if isinstance(steps, Future) else steps,
                     judged.result() if judged is not None else None,
                 )
@@ -383,8 +391,8 @@ def _job(
 # ----- futures plumbing ------------------------------------------------------------------------
 
 
-def _done(value: Located) -> Future[Located]:
-    future: Future[Located] = Future()
+def _done(value: T) -> Future[T]:
+    future: Future[T] = Future()
     future.set_result(value)
     return future
 
