@@ -1,3 +1,7 @@
+import json
+import random
+from pathlib import Path
+
 import pytest
 
 from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
@@ -66,3 +70,42 @@ def test_hostile_statement_before_the_right_one_costs_at_most_the_budget(grader)
     found = locate_first_correct(reasoning, split_separator(reasoning), "5", grader)
     assert found.step_index == 1
     assert time.monotonic() - t < 2 * 3.0 + 2
+
+
+def _locate_texts() -> list[str]:
+    """Real R1 traces and seeded random texts built from the pieces the statement rules look
+    at (keywords in every case, look-alike letters, boundaries, spacing)."""
+    traces = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "traces"
+    texts = [
+        t["message_thinking"]
+        for name in ("r1_openrouter_math_train.json", "r1_8b_ollama_math_train.json")
+        for t in json.loads((traces / name).read_text())
+    ]
+    pieces = ["answer", "ANSWER", "anſwer", "the", "The", "final", "Final", "so", "So", "sO",
+              "thus", "Therefore", "hence", "that gives", "which  gives", "this\ngives", "WHICH",
+              " is ", " = ", "$=", ":", "=", "5", "\\frac{1}{2}", "$x$", ". ", "? ", "!", "\n",
+              "\n\n", "  ", " ", "\t", "(", ")", "x", "should be", "would be", ".", ",", "x_so",
+              "so_", "3so", "ſo", "K", "İ"]  # fmt: skip
+    rng = random.Random(0)
+    texts += ["".join(rng.choices(pieces, k=rng.randint(1, 40))) for _ in range(3000)]
+    return texts
+
+
+def test_statement_search_finds_what_the_patterns_find():
+    """find_statements looks for the key words first and tries its patterns only near them;
+    the matches are those of scanning the whole text with each pattern."""
+    from lm_eval_thinkbench.locate import rule
+
+    rules = [
+        (rule._PHRASE, rule._ANSWER_WORD, rule._ANSWER_WORDS, False, rule._phrase_start),
+        (rule._CONCLUSION, rule._CONCLUSION_WORD, rule._CONCLUSION_WORDS, True,
+         rule._conclusion_start),
+    ]  # fmt: skip
+    found = 0
+    for text in _locate_texts():
+        for pattern, word, words, whole, earliest in rules:
+            starts = rule._word_starts(text, word, words, whole=whole)
+            fast = [m.span("value") for m in rule._near_words(text, starts, pattern, earliest)]
+            assert fast == [m.span("value") for m in pattern.finditer(text)], text
+            found += len(fast)
+    assert found > 500
