@@ -36,6 +36,9 @@ DEFAULT_SWITCH_PHRASES: tuple[str, ...] = (
     "another angle",
 )
 
+#: What ``\\w`` matches among ASCII characters.
+ASCII_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
 #: Blank lines, the paragraph breaks reasoning models put between steps.
 DEFAULT_SEPARATOR = r"\n[ \t]*\n"
 
@@ -62,10 +65,9 @@ class PhraseMatcher:
         self.phrases = tuple(dict.fromkeys(p.strip().lower() for p in phrases if p.strip()))
         if not self.phrases:
             raise ValueError("a phrase list needs at least one phrase")
-        parts = [
-            re.escape(p) + (r"(?!\w)" if p[-1].isalnum() else "")
-            for p in sorted(self.phrases, key=len, reverse=True)
-        ]
+        self._longest_first = sorted(self.phrases, key=len, reverse=True)
+        self._ascii = all(p.isascii() for p in self.phrases)
+        parts = [re.escape(p) + (r"(?!\w)" if p[-1].isalnum() else "") for p in self._longest_first]
         # The lookahead on the phrases' first letters changes nothing that matches; it lets
         # the engine skip most positions at once, which halves the cost on long traces.
         firsts = "".join(sorted({p[0] for p in self.phrases}))
@@ -74,10 +76,40 @@ class PhraseMatcher:
         )
 
     def find(self, text: str) -> list[Span]:
-        return [Span(m.start(), m.end()) for m in self._pattern.finditer(text)]
+        return [Span(start, end) for start, end in self._spans(text)]
 
     def count(self, text: str) -> int:
-        return sum(1 for _ in self._pattern.finditer(text))
+        return len(self._spans(text))
+
+    def _spans(self, text: str) -> list[tuple[int, int]]:
+        """The pattern's matches. ASCII phrases in an ASCII text are found with ``str.find`` in
+        the lowered text, many times faster and the same: lowering ASCII moves no offsets, no
+        non-ASCII letter can be involved, and at each position the longest phrase is taken,
+        then the search goes on after it, as the regex does."""
+        if not (self._ascii and text.isascii()):
+            return [m.span() for m in self._pattern.finditer(text)]
+        lowered = text.lower()
+        ends: dict[int, int] = {}
+        for phrase in self._longest_first:
+            at = lowered.find(phrase)
+            while at >= 0:
+                end = at + len(phrase)
+                if (
+                    at not in ends
+                    and (at == 0 or lowered[at - 1] not in ASCII_WORD_CHARS)
+                    and not (
+                        phrase[-1].isalnum()
+                        and end < len(lowered)
+                        and lowered[end] in ASCII_WORD_CHARS
+                    )
+                ):
+                    ends[at] = end
+                at = lowered.find(phrase, at + 1)
+        spans: list[tuple[int, int]] = []
+        for start in sorted(ends):
+            if not spans or start >= spans[-1][1]:
+                spans.append((start, ends[start]))
+        return spans
 
 
 def split_separator(text: str, separator: str = DEFAULT_SEPARATOR) -> list[Span]:

@@ -62,3 +62,31 @@ def test_step_index_at():
         2,
         None,
     ]
+
+
+def test_phrase_search_finds_what_the_pattern_finds():
+    """Switch phrases in ASCII text are found by substring search; the spans are those of
+    the matcher's regex, for the default phrases and for user phrases (one non-ASCII)."""
+    import random
+
+    pieces = ["wait,", "Wait,", "WAIT", "but wait", "But  wait", "hmm, wait", "Hmm, wait,",
+              "alternatively", "Alternativelyx", "x_alternatively", "3wait,", "let me reconsider",
+              "on second thought", "another approach", "another way", "anotherway", " ", "\n",
+              "wait a.", " a ", "a",
+              ".", ",", "x", "ſ", "K", "等等"]  # fmt: skip
+    ascii_pieces = [p for p in pieces if p.isascii()]
+    rng = random.Random(0)
+    texts = ["".join(rng.choices(ascii_pieces, k=rng.randint(1, 30))) for _ in range(3000)]
+    texts += ["".join(rng.choices(pieces, k=rng.randint(1, 30))) for _ in range(500)]
+    found = 0
+    for matcher in (
+        PhraseMatcher(),
+        PhraseMatcher(["wait", "wait a", "hmm,", "but wait"]),
+        PhraseMatcher(["wait", "等等"]),
+    ):
+        for text in texts:
+            spans = [(s.start, s.end) for s in matcher.find(text)]
+            assert spans == [m.span() for m in matcher._pattern.finditer(text)], text
+            assert matcher.count(text) == len(spans)
+            found += len(spans)
+    assert found > 3000

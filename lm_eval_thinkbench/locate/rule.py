@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from lm_eval_thinkbench.math.extract import all_boxed, strip_answer
 from lm_eval_thinkbench.math.grader import Grader
-from lm_eval_thinkbench.steps import Span, step_index_at
+from lm_eval_thinkbench.steps import ASCII_WORD_CHARS, Span, step_index_at
 
 # A value runs to the end of its sentence: a period followed by space or end, a newline,
 # a question mark, or the end of the text. Inline math is taken whole (``\$`` is a literal
@@ -55,7 +55,6 @@ _CONCLUSION_WORDS = ("so", "thus", "therefore", "hence", "that", "which", "this"
 _CONCLUSION_WORD = re.compile(
     r"(?=[sthw])(?<!\w)(?:so|thus|therefore|hence|that|which|this)(?!\w)", re.IGNORECASE
 )
-_ASCII_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 @dataclass(frozen=True)
@@ -123,8 +122,8 @@ def _word_starts(
         while at >= 0:
             end = at + len(word)
             if not whole or (
-                (at == 0 or lowered[at - 1] not in _ASCII_WORD_CHARS)
-                and (end == len(lowered) or lowered[end] not in _ASCII_WORD_CHARS)
+                (at == 0 or lowered[at - 1] not in ASCII_WORD_CHARS)
+                and (end == len(lowered) or lowered[end] not in ASCII_WORD_CHARS)
             ):
                 starts.add(at)
             at = lowered.find(word, at + 1)
