@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -108,28 +109,25 @@ class Analysis:
 
 def analyze(options: AnalyzeOptions) -> Analysis:
     """Read the runs, score every selected sample, aggregate, and write the reports."""
-    plotter = Plotter() if options.plots else None  # first: it loads matplotlib meanwhile
-    try:
+    with _plotter(options) as plotter:  # first: it loads matplotlib while the rest runs
         samples = read_runs(options.runs, options.input_format)
-        return analyze_samples(samples, options, plotter)
-    finally:
-        if plotter is not None:
-            plotter.close()
+        return _analyze(samples, options, plotter)
 
 
-def analyze_samples(
-    samples: Sequence[Sample], options: AnalyzeOptions, plotter: Plotter | None = None
+def analyze_samples(samples: Sequence[Sample], options: AnalyzeOptions) -> Analysis:
+    """As :func:`analyze`, for samples already read (``options.runs`` is only recorded)."""
+    with _plotter(options) as plotter:
+        return _analyze(samples, options, plotter)
+
+
+def _plotter(options: AnalyzeOptions) -> AbstractContextManager[Plotter | None]:
+    return Plotter() if options.plots else nullcontext()
+
+
+def _analyze(
+    samples: Sequence[Sample], options: AnalyzeOptions, plotter: Plotter | None
 ) -> Analysis:
-    """As :func:`analyze`, for samples already read (``options.runs`` is only recorded).
-
-    ``plotter`` draws the figures (one is started here when none is given).
-    """
-    if options.plots and plotter is None:
-        plotter = Plotter()
-        try:
-            return analyze_samples(samples, options, plotter)
-        finally:
-            plotter.close()
+    """Select, score, aggregate and write; ``plotter`` draws the figures (None: no figures)."""
     chosen = select(samples, options.limit, options.sample, options.seed)
     local_split = options.split if options.split != "llm" else "separator"
     config = ScoringConfig(

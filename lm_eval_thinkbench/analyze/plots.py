@@ -67,6 +67,12 @@ class Plotter:
                 self.close()
         return write_plots(output, groups)
 
+    def __enter__(self) -> Plotter:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
     def close(self) -> None:
         """Stop the process (idempotent): it has ended after :meth:`write`, and is killed when
         it was never asked to draw (the analysis failed first)."""
