@@ -15,7 +15,6 @@ __version__ = "0.1.0"
 METRICS_VERSION = "1"
 
 
-
 def _tasks_dir() -> str:
     """The task YAMLs: the checkout's ``tasks/`` (source or editable install), else where the
     wheel put them, inside lm-eval's own task tree (found without importing lm-eval)."""

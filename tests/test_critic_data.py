@@ -116,8 +116,16 @@ def test_processbench_falls_back_to_the_hub(monkeypatch):
 
     def fake_load(path, split=None):
         calls.append((path, split))
-        return [{"id": "gsm8k-0", "generator": "g", "problem": "p", "steps": ["s"], "label": -1,
-                 "final_answer_correct": True}]
+        return [
+            {
+                "id": "gsm8k-0",
+                "generator": "g",
+                "problem": "p",
+                "steps": ["s"],
+                "label": -1,
+                "final_answer_correct": True,
+            }
+        ]
 
     monkeypatch.delenv(data.PROCESSBENCH_ENV, raising=False)
     monkeypatch.setattr(data.datasets, "load_dataset", fake_load)
@@ -150,8 +158,7 @@ def test_deltabench_prompt_is_the_reference_template():
     head, _, _ = DELTABENCH_TEMPLATE.partition("{{question}}")
     assert prompt.startswith("I will provide you with a question and a robot’s answer")
     assert prompt.endswith(
-        f"- Question: {doc['question']}\n- Robot's Answer: {doc['sections_text']}\n"
-        "- judge result: "
+        f"- Question: {doc['question']}\n- Robot's Answer: {doc['sections_text']}\n- judge result: "
     )
     assert prompt.startswith(head)
     assert "following format:  \n    Conclusion: no error" in prompt
@@ -166,8 +173,15 @@ def test_deltabench_rows_without_sections_content_are_rebuilt_from_sections():
 
 @pytest.mark.parametrize(
     ("task_l1", "domain"),
-    [("math", "math"), ("Math", "math"), ("code", "code"), ("Programming", "code"),
-     ("PCB", "pcb"), ("general", "general"), ("General Reasoning", "general")],
+    [
+        ("math", "math"),
+        ("Math", "math"),
+        ("code", "code"),
+        ("Programming", "code"),
+        ("PCB", "pcb"),
+        ("general", "general"),
+        ("General Reasoning", "general"),
+    ],
 )
 def test_domain_names(task_l1, domain):
     assert data.domain_of(task_l1) == domain

@@ -58,23 +58,49 @@ def test_processbench_record_without_reasoning_markers():
         (
             "Conclusion: yes\nError Section Number: 4\nExplanation: bad bound.\n"
             "Error Section Number: 2\nExplanation: wrong sign.",
-            ERROR, (2, 4), (4, 2), "template",
+            ERROR,
+            (2, 4),
+            (4, 2),
+            "template",
         ),
         # duplicates count once; several numbers in one entry
         (
             "Conclusion: yes\nError Section Number: 3\nExplanation: a\n"
             "Error Section Number: 3\nExplanation: again",
-            ERROR, (3,), (3, 3), "template",
+            ERROR,
+            (3,),
+            (3, 3),
+            "template",
         ),
-        ("Conclusion: yes\nError Section Number: [3, 5]\nExplanation: x", ERROR, (3, 5), (3, 5),
-         "template"),
-        ("Conclusion: yes\nError Section Number: sections 3 and 7", ERROR, (3, 7), (3, 7),
-         "template"),
+        (
+            "Conclusion: yes\nError Section Number: [3, 5]\nExplanation: x",
+            ERROR,
+            (3, 5),
+            (3, 5),
+            "template",
+        ),
+        (
+            "Conclusion: yes\nError Section Number: sections 3 and 7",
+            ERROR,
+            (3, 7),
+            (3, 7),
+            "template",
+        ),
         # a number after other words is not a section number
-        ("Conclusion: yes\nError Section Number: 6 (see step 12)\nExplanation: x", ERROR, (6,),
-         (6,), "template"),
-        ("### Conclusion: yes\n**Error Section Number:** 9\n**Explanation:** x", ERROR, (9,), (9,),
-         "template"),
+        (
+            "Conclusion: yes\nError Section Number: 6 (see step 12)\nExplanation: x",
+            ERROR,
+            (6,),
+            (6,),
+            "template",
+        ),
+        (
+            "### Conclusion: yes\n**Error Section Number:** 9\n**Explanation:** x",
+            ERROR,
+            (9,),
+            (9,),
+            "template",
+        ),
         # "no error" wins over stray numbers, as in the reference script
         ("Conclusion: no error\nError Section Number: 4", NO_ERROR, (), (), "template"),
         # an error conclusion without numbers flags nothing
@@ -84,8 +110,13 @@ def test_processbench_record_without_reasoning_markers():
         ("Conclusion: the solution is correct", NO_ERROR, (), (), "template"),
         ("Conclusion: there are errors\nError Section Number: 5", ERROR, (5,), (5,), "template"),
         # free-form replies
-        ("Section 2 is fine. I believe the mistake is in section 4 and section 6.", ERROR, (4, 6),
-         (4, 6), "free_form"),
+        (
+            "Section 2 is fine. I believe the mistake is in section 4 and section 6.",
+            ERROR,
+            (4, 6),
+            (4, 6),
+            "free_form",
+        ),
         ("The errors are in sections 3, 5 and 8.", ERROR, (3, 5, 8), (3, 5, 8), "free_form"),
         ("After checking every step, all sections are correct.", NO_ERROR, (), (), "free_form"),
         ("There are no errors in section 3.", NO_ERROR, (), (), "free_form"),

@@ -136,8 +136,18 @@ def test_processbench_prm_first_flagged_step():
 
 def test_cli_deltabench_writes_figures_and_samples(tmp_path, capsys):
     out, per_sample = tmp_path / "figures.json", tmp_path / "samples.jsonl"
-    code = main(["deltabench", str(SCORES), "--data", str(DELTA), "--output", str(out),
-                 "--samples", str(per_sample)])
+    code = main(
+        [
+            "deltabench",
+            str(SCORES),
+            "--data",
+            str(DELTA),
+            "--output",
+            str(out),
+            "--samples",
+            str(per_sample),
+        ]
+    )
     assert code == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines()[1].startswith("overall | 0.3500 | 0.3750 | 0.3333")
@@ -157,12 +167,25 @@ def test_cli_processbench_on_the_local_data(tmp_path, capsys):
     scores = tmp_path / "scores.jsonl"
     with scores.open("w") as f:  # a perfect PRM under a 0.5 threshold
         for d in docs:
-            values = [0.9 if i < d["label"] or d["label"] == -1 else 0.1
-                      for i in range(len(d["steps"]))]
+            values = [
+                0.9 if i < d["label"] or d["label"] == -1 else 0.1 for i in range(len(d["steps"]))
+            ]
             f.write(json.dumps({"id": d["id"], "scores": values}) + "\n")
     out = tmp_path / "figures.json"
-    code = main(["processbench", str(scores), "--data", str(folder), "--subsets", "gsm8k",
-                 "--threshold", "0.5", "--output", str(out)])
+    code = main(
+        [
+            "processbench",
+            str(scores),
+            "--data",
+            str(folder),
+            "--subsets",
+            "gsm8k",
+            "--threshold",
+            "0.5",
+            "--output",
+            str(out),
+        ]
+    )
     assert code == 0
     figures = json.loads(out.read_text())
     assert figures["subsets"]["gsm8k"]["f1"] == 1.0 and figures["average_f1"] == 1.0

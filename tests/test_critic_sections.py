@@ -63,9 +63,7 @@ def test_redundant_reflection_from_the_answer_value():
     assert red.rechecking == (2, 4)  # opens with "Wait" / "Hmm"
     assert red.restating == (4,)  # "the final answer is $5$"
     assert red.redundant == (2, 4)
-    assert red.redundant_chars == sum(
-        red.sections[i].end - red.sections[i].start for i in (2, 4)
-    )
+    assert red.redundant_chars == sum(red.sections[i].end - red.sections[i].start for i in (2, 4))
 
 
 def test_redundant_reflection_from_the_first_correct_offset():
@@ -99,8 +97,9 @@ def test_overthinking_simulated_traces_have_redundant_sections_after_the_answer(
     doc = {"problem": "What is 6 times 7?", "answer": "42", "unique_id": "sim/1", "level": 3}
     for seed in range(10):
         trace = simulate(doc, seed=seed, scenario="overthink")
-        red = redundant_reflection(trace.reasoning, answer_end=trace.truth.first_correct_char_end,
-                                   answer="42")
+        red = redundant_reflection(
+            trace.reasoning, answer_end=trace.truth.first_correct_char_end, answer="42"
+        )
         assert red.answer_section is not None
         assert len(red.redundant) >= 1
         assert set(red.redundant) <= set(red.after_answer)

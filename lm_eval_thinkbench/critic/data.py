@@ -328,8 +328,9 @@ def _require_some(
 ) -> None:
     """A file none of whose records has the fields is the wrong file, not a set of bad rows."""
     if not any(all(f in r for f in fields) for r in rows):
-        raise DatasetError(f"{path}: no record has the fields {', '.join(fields)}; "
-                           f"expected {expected}")
+        raise DatasetError(
+            f"{path}: no record has the fields {', '.join(fields)}; expected {expected}"
+        )
 
 
 def _warn_broken(docs: tuple[dict[str, Any], ...] | list[dict[str, Any]], what: str) -> None:

@@ -146,8 +146,10 @@ def evaluate_deltabench(
     ``docs`` are DeltaBench docs (``data.deltabench_doc``); samples with unusable labels or
     without a true error section are excluded and counted, as in the critic task.
     """
-    samples = [_deltabench_sample(d, scores.get(str(d["id"])), ks, reference_filter, threshold)
-               for d in docs]
+    samples = [
+        _deltabench_sample(d, scores.get(str(d["id"])), ks, reference_filter, threshold)
+        for d in docs
+    ]
     by_domain: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for s in samples:
         by_domain[s["domain"]].append(s)
@@ -189,8 +191,10 @@ def _deltabench_sample(
 def _deltabench_figures(samples: list[dict[str, Any]], ks: Sequence[int]) -> dict[str, Any]:
     scored = [s for s in samples if not s["excluded"]]
     summary = summarize_sections(
-        [SectionScore(s["tp"], s["fp"], s["fn"], s["precision"], s["recall"], s["f1"])
-         for s in scored]
+        [
+            SectionScore(s["tp"], s["fp"], s["fn"], s["precision"], s["recall"], s["f1"])
+            for s in scored
+        ]
     )
     for k in ks:
         summary[f"hit@{k}"] = fmean(s["hits"][str(k)] for s in scored) if scored else math.nan

@@ -70,8 +70,10 @@ def main(argv: list[str] | None = None) -> int:
     known = {s["id"] for s in result["samples"]}
     unknown = [key for key in score_file.scores if key not in known]
     if unknown:
-        print(f"thinkbench-prm: {len(unknown)} score lines match no sample (e.g. {unknown[0]})",
-              file=sys.stderr)
+        print(
+            f"thinkbench-prm: {len(unknown)} score lines match no sample (e.g. {unknown[0]})",
+            file=sys.stderr,
+        )
     print(table)
     samples = result.pop("samples")
     if args.output:
@@ -109,8 +111,11 @@ def _parser() -> argparse.ArgumentParser:
         "script does (default: count them as false positives)",
     )
     parser.add_argument(
-        "--subsets", nargs="+", default=list(data.PROCESSBENCH_SUBSETS),
-        choices=data.PROCESSBENCH_SUBSETS, help="ProcessBench subsets to score",
+        "--subsets",
+        nargs="+",
+        default=list(data.PROCESSBENCH_SUBSETS),
+        choices=data.PROCESSBENCH_SUBSETS,
+        help="ProcessBench subsets to score",
     )
     parser.add_argument("--output", help="write all figures as JSON to this file")
     parser.add_argument("--samples", help="write one JSON line per sample to this file")
@@ -118,8 +123,15 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _deltabench_table(result: dict[str, Any], ks: list[int]) -> str:
-    cols = ["f1_macro", "precision_macro", "recall_macro", "f1_micro", "precision_micro",
-            "recall_micro", *(f"hit@{k}" for k in ks)]
+    cols = [
+        "f1_macro",
+        "precision_macro",
+        "recall_macro",
+        "f1_micro",
+        "precision_micro",
+        "recall_micro",
+        *(f"hit@{k}" for k in ks),
+    ]
     rows = [("overall", result["overall"]), *result["domains"].items()]
     return _table(["domain", *cols, "scored", "excluded", "missing_scores"], rows)
 

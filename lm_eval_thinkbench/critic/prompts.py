@@ -31,7 +31,7 @@ PROCESSBENCH_TEMPLATE = (
     "\n"
     "Your task is to review and critique the solution paragraph by paragraph. Once you identify "
     "an error in a paragraph, return the index of the paragraph where the earliest error "
-    "occurs. Otherwise, return the index of -1 (which typically denotes \"not found\").\n"
+    'occurs. Otherwise, return the index of -1 (which typically denotes "not found").\n'
     "\n"
     "Please put your final answer (i.e., the index) in \\boxed{{}}."
 )
@@ -115,7 +115,7 @@ DELTABENCH_TEMPLATE = "\n".join(
         "Conclusion: yes",
         "Error Section Number: 4",
         "Explanation: The analysis of the inequality \\( x + y > 1 \\) is incorrect. The "
-        "argument that \"this inequality is always satisfied in the given range\" is flawed. "
+        'argument that "this inequality is always satisfied in the given range" is flawed. '
         "Specifically, for small values of \\( x \\) and \\( y \\), such as when both are close "
         "to zero, the inequality \\( x + y > 1 \\) does not always hold. The constraint "
         "\\( x + y > 1 \\) must still be explicitly considered in the probability calculation.",

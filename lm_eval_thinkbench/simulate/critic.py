@@ -194,12 +194,16 @@ def _deltabench_answer(scenario: str, written: list[int], rng: random.Random) ->
         return f"{label('Conclusion:')} no error"
     lines = [f"{label('Conclusion:')} yes"]
     if scenario == "inline_list":
-        lines += [f"{label('Error Section Number:')} {', '.join(map(str, written))}",
-                  "Explanation: these sections contain the flawed steps."]
+        lines += [
+            f"{label('Error Section Number:')} {', '.join(map(str, written))}",
+            "Explanation: these sections contain the flawed steps.",
+        ]
     else:
         for k in written:
-            lines += [f"{label('Error Section Number:')} {k}",
-                      f"Explanation: the reasoning in this part is not valid (claim {k + 11})."]
+            lines += [
+                f"{label('Error Section Number:')} {k}",
+                f"Explanation: the reasoning in this part is not valid (claim {k + 11}).",
+            ]
     return "\n".join(lines)
 
 
@@ -208,7 +212,7 @@ def _deltabench_answer(scenario: str, written: list[int], rng: random.Random) ->
 
 def _snippet(text: str) -> str:
     words = str(text).split()
-    return "the part starting \"" + " ".join(words[:6]).replace("\\", "") + "\""
+    return 'the part starting "' + " ".join(words[:6]).replace("\\", "") + '"'
 
 
 def _trace(

@@ -34,4 +34,3 @@ def process_results(doc: dict, results: Sequence[Any]) -> dict[str, Any]:
         "overall_acc": [float(r["answer_step_correct"]) for r in recs if r["status"] == OK],
         "valid_process": fmean(float(r["valid_process"]) for r in recs),
     }
-
