@@ -152,8 +152,14 @@ def _phrase_start(text: str, at: int) -> int:
 
 
 def _conclusion_start(text: str, at: int) -> int:
-    """Where a conclusion with its keyword at ``at`` can start: back over the spaces before."""
-    return _back_over_word(text, at, 0)
+    """Where a conclusion with its keyword at ``at`` can start: in the spaces before it, if a
+    sentence can start there (the text's start, a line break, or ". " and the like), else
+    nowhere (``at + 1``), which settles most keywords (mid-sentence "so", "that", "this")
+    without trying the pattern."""
+    start = _back_over_word(text, at, 0)
+    if start == 0 or "\n" in text[start:at] or (start < at and text[start - 1] in ".!?"):
+        return start
+    return at + 1
 
 
 def _back_over_word(text: str, at: int, longest: int) -> int:
