@@ -37,7 +37,7 @@ DEFAULT_SWITCH_PHRASES: tuple[str, ...] = (
 )
 
 #: What ``\\w`` matches among ASCII characters.
-ASCII_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_ASCII_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 #: Blank lines, the paragraph breaks reasoning models put between steps.
 DEFAULT_SEPARATOR = r"\n[ \t]*\n"
@@ -55,24 +55,33 @@ class Span:
 
 
 class PhraseMatcher:
-    """Finds switch phrases: case-insensitive, on word boundaries, longest phrase first.
+    """Finds phrases (switch phrases; the locator's key words): case-insensitive, longest
+    phrase first, left to right without overlaps.
 
-    A phrase ending in a letter must not run on into a word ("alternatively" is not matched
-    inside "alternativelyx"); one ending in punctuation ("wait,") needs no right boundary.
+    ``bounded`` (the default): on word boundaries. A phrase must not start inside a word, and
+    one ending in a letter must not run on into one ("alternatively" is not matched inside
+    "alternativelyx"); one ending in punctuation ("wait,") needs no right boundary.
     """
 
-    def __init__(self, phrases: Iterable[str] = DEFAULT_SWITCH_PHRASES) -> None:
+    def __init__(
+        self, phrases: Iterable[str] = DEFAULT_SWITCH_PHRASES, *, bounded: bool = True
+    ) -> None:
         self.phrases = tuple(dict.fromkeys(p.strip().lower() for p in phrases if p.strip()))
         if not self.phrases:
             raise ValueError("a phrase list needs at least one phrase")
+        self.bounded = bounded
         self._longest_first = sorted(self.phrases, key=len, reverse=True)
         self._ascii = all(p.isascii() for p in self.phrases)
-        parts = [re.escape(p) + (r"(?!\w)" if p[-1].isalnum() else "") for p in self._longest_first]
+        parts = [
+            re.escape(p) + (r"(?!\w)" if bounded and p[-1].isalnum() else "")
+            for p in self._longest_first
+        ]
         # The lookahead on the phrases' first letters changes nothing that matches; it lets
         # the engine skip most positions at once, which halves the cost on long traces.
         firsts = "".join(sorted({p[0] for p in self.phrases}))
+        left = r"(?<!\w)" if bounded else ""
         self._pattern = re.compile(
-            f"(?=[{re.escape(firsts)}])(?<!\\w)(?:" + "|".join(parts) + ")", re.IGNORECASE
+            f"(?=[{re.escape(firsts)}]){left}(?:" + "|".join(parts) + ")", re.IGNORECASE
         )
 
     def find(self, text: str) -> list[Span]:
@@ -94,15 +103,7 @@ class PhraseMatcher:
             at = lowered.find(phrase)
             while at >= 0:
                 end = at + len(phrase)
-                if (
-                    at not in ends
-                    and (at == 0 or lowered[at - 1] not in ASCII_WORD_CHARS)
-                    and not (
-                        phrase[-1].isalnum()
-                        and end < len(lowered)
-                        and lowered[end] in ASCII_WORD_CHARS
-                    )
-                ):
+                if at not in ends and (not self.bounded or self._on_boundaries(lowered, at, end)):
                     ends[at] = end
                 at = lowered.find(phrase, at + 1)
         spans: list[tuple[int, int]] = []
@@ -110,6 +111,16 @@ class PhraseMatcher:
             if not spans or start >= spans[-1][1]:
                 spans.append((start, ends[start]))
         return spans
+
+    @staticmethod
+    def _on_boundaries(lowered: str, start: int, end: int) -> bool:
+        """The regex's ``(?<!\\w)`` at ``start`` and, after a letter or digit, ``(?!\\w)`` at
+        ``end``, for ASCII text."""
+        if start > 0 and lowered[start - 1] in _ASCII_WORD_CHARS:
+            return False
+        return not (
+            lowered[end - 1].isalnum() and end < len(lowered) and lowered[end] in _ASCII_WORD_CHARS
+        )
 
 
 def split_separator(text: str, separator: str = DEFAULT_SEPARATOR) -> list[Span]:

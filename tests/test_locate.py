@@ -97,15 +97,13 @@ def test_statement_search_finds_what_the_patterns_find():
     from lm_eval_thinkbench.locate import rule
 
     rules = [
-        (rule._PHRASE, rule._ANSWER_WORD, rule._ANSWER_WORDS, False, rule._phrase_start),
-        (rule._CONCLUSION, rule._CONCLUSION_WORD, rule._CONCLUSION_WORDS, True,
-         rule._conclusion_start),
-    ]  # fmt: skip
+        (rule._PHRASE, rule._ANSWER_WORDS, rule._phrase_start),
+        (rule._CONCLUSION, rule._CONCLUSION_WORDS, rule._conclusion_start),
+    ]
     found = 0
     for text in _locate_texts():
-        for pattern, word, words, whole, earliest in rules:
-            starts = rule._word_starts(text, word, words, whole=whole)
-            fast = [m.span("value") for m in rule._near_words(text, starts, pattern, earliest)]
+        for pattern, words, earliest in rules:
+            fast = [m.span("value") for m in rule._near_words(text, words, pattern, earliest)]
             assert fast == [m.span("value") for m in pattern.finditer(text)], text
             found += len(fast)
     assert found > 500

@@ -66,13 +66,14 @@ def test_step_index_at():
 
 def test_phrase_search_finds_what_the_pattern_finds():
     """Switch phrases in ASCII text are found by substring search; the spans are those of
-    the matcher's regex, for the default phrases and for user phrases (one non-ASCII)."""
+    the matcher's regex, for the default phrases, user phrases (one non-ASCII) and phrases
+    matched anywhere (``bounded=False``)."""
     import random
 
     pieces = ["wait,", "Wait,", "WAIT", "but wait", "But  wait", "hmm, wait", "Hmm, wait,",
               "alternatively", "Alternativelyx", "x_alternatively", "3wait,", "let me reconsider",
               "on second thought", "another approach", "another way", "anotherway", " ", "\n",
-              "wait a.", " a ", "a",
+              "wait a.", " a ", "a", "answers", "xanswer", "aaa",
               ".", ",", "x", "ſ", "K", "等等"]  # fmt: skip
     ascii_pieces = [p for p in pieces if p.isascii()]
     rng = random.Random(0)
@@ -83,6 +84,7 @@ def test_phrase_search_finds_what_the_pattern_finds():
         PhraseMatcher(),
         PhraseMatcher(["wait", "wait a", "hmm,", "but wait"]),
         PhraseMatcher(["wait", "等等"]),
+        PhraseMatcher(["answer", "aa"], bounded=False),
     ):
         for text in texts:
             spans = [(s.start, s.end) for s in matcher.find(text)]

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from lm_eval_thinkbench.math.extract import all_boxed, strip_answer
 from lm_eval_thinkbench.math.grader import Grader
-from lm_eval_thinkbench.steps import ASCII_WORD_CHARS, Span, step_index_at
+from lm_eval_thinkbench.steps import PhraseMatcher, Span, step_index_at
 
 # A value runs to the end of its sentence: a period followed by space or end, a newline,
 # a question mark, or the end of the text. Inline math is taken whole (``\$`` is a literal
@@ -49,12 +49,8 @@ _MAX_VALUE_CHARS = 80
 # trace with a whole pattern tries it at every position; finding these words first and trying
 # the pattern only where a match holding them could start gives the same matches in a fraction
 # of the time (``tests/test_locate.py`` compares both on real and random texts).
-_ANSWER_WORDS = ("answer",)
-_ANSWER_WORD = re.compile("answer", re.IGNORECASE)
-_CONCLUSION_WORDS = ("so", "thus", "therefore", "hence", "that", "which", "this")
-_CONCLUSION_WORD = re.compile(
-    r"(?=[sthw])(?<!\w)(?:so|thus|therefore|hence|that|which|this)(?!\w)", re.IGNORECASE
-)
+_ANSWER_WORDS = PhraseMatcher(["answer"], bounded=False)
+_CONCLUSION_WORDS = PhraseMatcher(["so", "thus", "therefore", "hence", "that", "which", "this"])
 
 
 @dataclass(frozen=True)
@@ -89,10 +85,8 @@ def find_statements(text: str) -> list[Statement]:
     statement that starts first is kept.
     """
     found = [Statement(s, e, v, "boxed") for s, e, v in all_boxed(text)]
-    answers = _word_starts(text, _ANSWER_WORD, _ANSWER_WORDS, whole=False)
-    phrases = _near_words(text, answers, _PHRASE, _phrase_start)
-    keywords = _word_starts(text, _CONCLUSION_WORD, _CONCLUSION_WORDS, whole=True)
-    conclusions = _near_words(text, keywords, _CONCLUSION, _conclusion_start)
+    phrases = _near_words(text, _ANSWER_WORDS, _PHRASE, _phrase_start)
+    conclusions = _near_words(text, _CONCLUSION_WORDS, _CONCLUSION, _conclusion_start)
     for kind, matches in (("phrase", phrases), ("conclusion", conclusions)):
         for m in matches:
             value = strip_answer(m.group("value"))
@@ -106,37 +100,14 @@ def find_statements(text: str) -> list[Statement]:
     return kept
 
 
-def _word_starts(
-    text: str, pattern: re.Pattern[str], words: Sequence[str], *, whole: bool
-) -> list[int]:
-    """Where ``pattern`` (one of ``words`` in any case; ``whole``: not inside a longer word)
-    matches ``text``. An ASCII text is searched lowered with ``str.find``, many times faster
-    and the same: lowering ASCII moves no offsets, and the letters that match ASCII ones only
-    under case folding (``ſ``, the Kelvin sign) are not ASCII."""
-    if not text.isascii():
-        return [m.start() for m in pattern.finditer(text)]
-    lowered = text.lower()
-    starts = set()
-    for word in words:
-        at = lowered.find(word)
-        while at >= 0:
-            end = at + len(word)
-            if not whole or (
-                (at == 0 or lowered[at - 1] not in ASCII_WORD_CHARS)
-                and (end == len(lowered) or lowered[end] not in ASCII_WORD_CHARS)
-            ):
-                starts.add(at)
-            at = lowered.find(word, at + 1)
-    return sorted(starts)
-
-
 def _near_words(
-    text: str, words: list[int], pattern: re.Pattern[str], earliest: Callable[[str, int], int]
+    text: str, words: PhraseMatcher, pattern: re.Pattern[str], earliest: Callable[[str, int], int]
 ) -> Iterator[re.Match[str]]:
-    """What ``pattern.finditer(text)`` finds, for a pattern whose every match holds a word
-    starting at one of ``words``, no earlier than ``earliest(text, word_start)``."""
+    """What ``pattern.finditer(text)`` finds, for a pattern whose every match holds one of
+    ``words``, starting no earlier than ``earliest(text, word_start)``."""
     resume = 0
-    for at in words:
+    for word in words.find(text):
+        at = word.start
         if at < resume:
             continue
         for start in range(max(resume, earliest(text, at)), at + 1):
