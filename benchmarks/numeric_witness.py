@@ -22,6 +22,7 @@ import signal
 import time
 from pathlib import Path
 
+from lm_eval_thinkbench.harness.data import read_jsonl
 from lm_eval_thinkbench.locate.rule import find_statements
 from lm_eval_thinkbench.math import verify
 
@@ -62,8 +63,7 @@ class _Overrun(Exception):
 
 
 def pairs(random_pairs: int, seed: int) -> list[tuple[str, str]]:
-    lines = (DATA / "math500" / "test.jsonl").read_text().splitlines()
-    golds = [json.loads(line)["answer"] for line in lines if line.strip()]
+    golds = [doc["answer"] for doc in read_jsonl(DATA / "math500" / "test.jsonl")]
     out = []
     for name in ("r1_openrouter_math_train.json", "r1_8b_ollama_math_train.json"):
         for trace in json.loads((DATA / "traces" / name).read_text()):

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from support.data import R1_TRACE_NAMES, r1_traces
 
 from lm_eval_thinkbench.analyze.aggregate import mean_with_interval
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
@@ -20,7 +21,6 @@ from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.tokens import get_counter
 
 REPO = Path(__file__).resolve().parent.parent
-TRACES = REPO.parent / "shared" / "data" / "traces"
 
 
 def plain(path: Path, rows: list[dict]) -> Path:
@@ -33,8 +33,8 @@ def r1_report(tmp_path_factory) -> Path:
     """The real R1 traces as plain JSONL (already split into thinking and answer)."""
     tmp = tmp_path_factory.mktemp("r1")
     runs = []
-    for name in ("r1_openrouter_math_train", "r1_8b_ollama_math_train"):
-        traces = json.loads((TRACES / f"{name}.json").read_text())
+    for name in R1_TRACE_NAMES:
+        traces = r1_traces(name)
         rows = [
             {"id": i, "problem": t["problem"], "gold": t["gtruth_answer"],
              "reasoning": t["message_thinking"], "answer": t["message_content"]}

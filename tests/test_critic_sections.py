@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import itertools
-import json
-from pathlib import Path
 
 import pytest
+from support.data import r1_traces
 
 from lm_eval_thinkbench.critic.sections import (
     opening_cue,
@@ -106,9 +105,7 @@ def test_overthinking_simulated_traces_have_redundant_sections_after_the_answer(
 
 
 def test_real_r1_traces_split_into_plausible_sections():
-    path = Path(__file__).resolve().parents[2] / "shared" / "data" / "traces"
-    traces = json.loads((path / "r1_8b_ollama_math_train.json").read_text())
-    for trace in traces:
+    for trace in r1_traces("r1_8b_ollama_math_train"):
         text = trace["message_thinking"]
         sections = split_sections(text)
         paragraphs = len([p for p in text.split("\n\n") if p.strip()])

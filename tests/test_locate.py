@@ -1,8 +1,7 @@
-import json
 import random
-from pathlib import Path
 
 import pytest
+from support.data import r1_reasonings
 
 from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import Grader
@@ -75,12 +74,7 @@ def test_hostile_statement_before_the_right_one_costs_at_most_the_budget(grader)
 def _locate_texts() -> list[str]:
     """Real R1 traces and seeded random texts built from the pieces the statement rules look
     at (keywords in every case, look-alike letters, boundaries, spacing)."""
-    traces = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "traces"
-    texts = [
-        t["message_thinking"]
-        for name in ("r1_openrouter_math_train.json", "r1_8b_ollama_math_train.json")
-        for t in json.loads((traces / name).read_text())
-    ]
+    texts = r1_reasonings()
     pieces = ["answer", "ANSWER", "anſwer", "the", "The", "final", "Final", "so", "So", "sO",
               "thus", "Therefore", "hence", "that gives", "which  gives", "this\ngives", "WHICH",
               " is ", " = ", "$=", ":", "=", "5", "\\frac{1}{2}", "$x$", ". ", "? ", "!", "\n",

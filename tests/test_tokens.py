@@ -1,12 +1,10 @@
-import json
 import random
 from pathlib import Path
 
 import pytest
+from support.data import r1_reasonings
 
 from lm_eval_thinkbench.tokens import counter_for_run, get_counter
-
-TRACES = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "traces"
 
 
 def test_offline_default_is_the_qwen_vocabulary():
@@ -46,11 +44,7 @@ def _texts() -> list[str]:
     """The real R1 reasoning traces and seeded random strings built from the characters that
     Qwen's pre-tokenizer treats specially (newlines, spaces, punctuation, digits, contractions,
     letters that change under case folding or NFC, emoji, special tokens)."""
-    texts = [
-        trace["message_thinking"]
-        for name in ("r1_openrouter_math_train.json", "r1_8b_ollama_math_train.json")
-        for trace in json.loads((TRACES / name).read_text())
-    ]
+    texts = r1_reasonings()
     alphabet = [*"ab  \n\n\t.,!?:;'\"$\\{}()=+-*/^_0123456789", "\r\n", "\r", "\u00a0"]
     alphabet += ["\u2028", "é", "e\u0301", "\u0301", "中文", "ſ", "İ", "😀", "'s", "'LL"]
     alphabet += ["<|im_end|>"]
