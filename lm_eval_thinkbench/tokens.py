@@ -51,7 +51,7 @@ class QwenTiktokenCounter:
         pre-tokenizer always treats as the start of a new piece, with the pieces before it
         independent of what follows; the counts of the two sides then add up exactly
         (``tests/test_tokens.py`` checks this at every such position of the real traces and
-        of thousands of random strings)."""
+        of 400 random strings)."""
         cut = _line_start_before(text, end)
         head = self.count(text[:cut])
         return head + self.count(text[cut:]), head + self.count(text[cut:end])

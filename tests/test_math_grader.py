@@ -451,10 +451,14 @@ def _sympy(latex: str):
         (r"\cot x", "15851", True),
         (r"3\sqrt{13}", "7932", True),
         ("x^2+1", "x^2", True),
+        # hostile forms are evaluated at once too (never left to grind)
+        (r"\sin(10^{100} x)", "7", True),
+        ("e^{e^{e^{x}}}", "2", True),
         # equal, or equal at the point but not identically: left to simplify
         ("1", r"\sin^2 x + \cos^2 x", False),
         (r"\frac{x^2-1}{x-1}", "x+1", False),
         (r"\sqrt{x^2}", "x", False),
+        (r"\frac{1}{x-x}", "1", False),
         (r"\frac{1}{3}", r"\frac{2}{6}", False),
         # not scalar expressions
         (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "7", False),
