@@ -5,7 +5,10 @@ defined once and the in-harness number and the post-hoc number cannot drift apar
 
 Definitions (tokens are counted on the model's own text, see ``tokens.py``):
 
-* ``reasoning_tokens`` / ``answer_tokens``: the two parts of the response (``trace.py``).
+* ``reasoning_tokens`` / ``answer_tokens``: the two parts of the response (``trace.py``). A
+  model that writes no reasoning (marker set ``none``) is measured on its whole output
+  (``Trace.thought``): all of it counts as reasoning and ``answer_tokens`` is 0, as EvalScope
+  counts it, so plain step-by-step solutions get comparable figures.
 * ``thought_num``: switch phrases in the reasoning (``steps.PhraseMatcher``).
 * ``first_correct_tokens``: tokens of the reasoning up to the *end* of the first step that
   commits to an answer equivalent to the gold (``locate.rule``, or a judge). When the reasoning
@@ -59,7 +62,7 @@ from lm_eval_thinkbench.steps import (
     step_index_at,
 )
 from lm_eval_thinkbench.tokens import TokenCounter
-from lm_eval_thinkbench.trace import Trace, split_trace
+from lm_eval_thinkbench.trace import AUTO, MarkerSet, Trace, split_trace
 
 TRUNCATED_POLICIES = ("lenient", "zero")
 #: Step splitters that need no model; "llm" (a judge rewrites the reasoning) lives in
@@ -78,7 +81,7 @@ class ScoringConfig:
     "keywords": at each switch phrase of ``matcher``).
     """
 
-    markers: str = "think"
+    markers: str | MarkerSet = AUTO
     separator: str = DEFAULT_SEPARATOR
     matcher: PhraseMatcher = field(default_factory=PhraseMatcher)
     truncated: str = "lenient"
@@ -178,7 +181,7 @@ def score_response(
     judge); ``locator`` names it in the record.
     """
     graded = grade_response(raw, gold, config, grader)
-    reasoning = graded.trace.reasoning
+    reasoning = graded.trace.thought
     steps = config.split_steps(reasoning)
     statements = find_statements(reasoning)
     if locate is None:
@@ -218,7 +221,7 @@ def score_graded(
     config's (the judge's rewrite).
     """
     trace = graded.trace
-    reasoning = trace.reasoning
+    reasoning = trace.thought
     correct = graded.correct
     if statements is None:
         statements = find_statements(reasoning)
@@ -227,7 +230,8 @@ def score_graded(
         reasoning_tokens, reached_tokens = counter.count(reasoning), None
     else:
         reasoning_tokens, reached_tokens = counter.count_with_prefix(reasoning, char_end)
-    answer_tokens = counter.count(trace.answer)
+    # A non-reasoning response is all "reasoning" (``Trace.thought``): counted once.
+    answer_tokens = 0 if trace.source == "none" else counter.count(trace.answer)
     response_tokens = reasoning_tokens + answer_tokens
     sections = split_sections(reasoning, config.separator)
     grading_timeouts = int(graded.final is not None and graded.final.status == "timeout")
@@ -322,14 +326,15 @@ def _solution_rounds(reasoning: str, statements: Sequence[Statement], separator:
 
 
 def _final_answer(trace: Trace, config: ScoringConfig) -> Extraction:
-    """The graded answer: from the answer part; for a truncated response (no answer part)
-    under the lenient policy, the last ``\\boxed{}`` of the reasoning and nothing looser, since
-    the last formula of an unfinished thought is not an answer."""
+    """The graded answer: from the answer part; for a truncated response under the lenient
+    policy, from the answer part the limit cut short, else (an unfinished thought, or a
+    non-reasoning answer cut by the limit) the last ``\\boxed{}`` of its text and nothing
+    looser, since the last formula of an unfinished thought is not an answer."""
     if not trace.truncated:
         return extract_final_answer(trace.answer)
     if config.truncated == "zero":
         return Extraction(None, "none")
-    if trace.answer:  # the server split the reasoning off, then hit the limit mid-answer
+    if trace.answer and trace.source != "none":  # the thought closed, then the limit hit
         return extract_final_answer(trace.answer)
-    extraction = extract_final_answer(trace.reasoning)
+    extraction = extract_final_answer(trace.thought)
     return extraction if extraction.method == "boxed" else Extraction(None, "none")

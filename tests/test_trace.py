@@ -1,7 +1,7 @@
 import pytest
 
 from lm_eval_thinkbench.response import ModelResponse, from_wire
-from lm_eval_thinkbench.trace import split_trace
+from lm_eval_thinkbench.trace import custom_markers, detect_markers, split_trace
 
 
 def test_think_tags_split_at_last_end_marker():
@@ -84,3 +84,74 @@ def test_one_megabyte_response_splits_quickly():
     text = "<think>" + "step. " * 200_000 + "</think>\\boxed{1}"
     t = split_trace(text)
     assert t.answer == "\\boxed{1}" and len(t.reasoning) > 1_000_000
+
+
+SKY_T1 = (
+    "<|begin_of_thought|>\n\nSo 2+2.\n\nIt is 4.\n\n<|end_of_thought|>\n\n"
+    "<|begin_of_solution|>\n\nThe sum is \\(\\boxed{4}\\).\n\n<|end_of_solution|>"
+)
+
+
+def test_sky_t1_thought_and_solution_markers():
+    t = split_trace(SKY_T1, "thought")
+    assert t.reasoning == "So 2+2.\n\nIt is 4."
+    assert t.answer == "The sum is \\(\\boxed{4}\\)."
+    assert not t.truncated and t.markers == "thought"
+
+
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        (SKY_T1, "thought"),
+        ("<|begin_of_thought|>\n\nStill going", "thought"),
+        ("Let me add.\n</think>\n4", "think"),
+        ("◁think▷hmm◁/think▷ 1", "kimi"),
+        ("analysisWe need 1.assistantfinal1", "gpt-oss"),
+        ("<|channel|>analysis<|message|>We need", "gpt-oss"),
+        ("analysis of the problem shows \\boxed{1}", "none"),
+        ("Plain solution: \\boxed{1}", "none"),
+    ],
+)
+def test_auto_detects_the_family_of_one_response(text, family):
+    t = split_trace(text)  # the default is auto
+    assert t.markers == family
+
+
+def test_a_response_with_no_markers_is_a_complete_answer():
+    t = split_trace("We add: 2+2 = 4.\n\n\\boxed{4}")
+    assert (t.reasoning, t.truncated, t.source, t.markers) == ("", False, "none", "none")
+    assert t.answer == t.thought == "We add: 2+2 = 4.\n\n\\boxed{4}"
+
+
+def test_a_plain_answer_cut_by_the_length_limit_is_truncated():
+    cut = ModelResponse(content="We add: 2+2", finish_reason="length")
+    assert split_trace(cut).truncated
+
+
+def test_run_detection_reads_unmarked_cut_thoughts_as_truncated():
+    # An R1-style template opens <think> in the prompt: finished responses show only
+    # </think>, a response cut at the limit shows no marker at all.
+    run = ["a\n</think>\n\\boxed{1}", "b\n</think>\n\\boxed{2}", "still thinking about 3"]
+    family = detect_markers(run)
+    assert family.name == "think"
+    assert [split_trace(r, family).truncated for r in run] == [False, False, True]
+    assert split_trace(run[2]).truncated is False  # alone, it reads as a plain answer
+
+
+def test_run_of_plain_answers_detects_none():
+    assert detect_markers(["\\boxed{1}", "so 2", ""]).name == "none"
+    assert detect_markers([]).name == "none"
+
+
+def test_run_detection_takes_the_majority_family():
+    run = [SKY_T1, SKY_T1, "x</think>y"]
+    assert detect_markers(run).name == "thought"
+
+
+def test_custom_markers_are_literal():
+    mine = custom_markers("[[reason]]", "[[/reason]]")
+    t = split_trace("[[reason]]a.b*[[/reason]] \\boxed{1}", mine)
+    assert (t.reasoning, t.answer, t.markers) == ("a.b*", "\\boxed{1}", "custom")
+    assert split_trace("[[reason]] no end", mine).truncated
+    with pytest.raises(ValueError, match="empty"):
+        custom_markers(None, "")

@@ -29,7 +29,7 @@ from lm_eval_thinkbench.critic.scoring import (
 )
 from lm_eval_thinkbench.harness import groups, settings
 from lm_eval_thinkbench.harness.records import RecordFilter, records
-from lm_eval_thinkbench.trace import split_trace
+from lm_eval_thinkbench.trace import MarkerSet, split_trace
 
 TRUNCATED = "truncated"
 NO_TRUTH = "no error sections in the ground truth"
@@ -42,15 +42,15 @@ groups.install()
 
 class ProcessBenchFilter(RecordFilter):
     def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
-        return processbench_record(raw, settings.current().scoring.markers)
+        return processbench_record(raw, self.markers)
 
 
 class DeltaBenchFilter(RecordFilter):
     def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
-        return deltabench_record(raw, settings.current().scoring.markers)
+        return deltabench_record(raw, self.markers)
 
 
-def processbench_record(raw: object, markers: str) -> dict[str, Any]:
+def processbench_record(raw: object, markers: str | MarkerSet) -> dict[str, Any]:
     """What a ProcessBench critic answered: ``status`` ok / unparsed / truncated."""
     trace = split_trace(raw, markers)
     if trace.truncated:
@@ -60,7 +60,7 @@ def processbench_record(raw: object, markers: str) -> dict[str, Any]:
     return {"status": status, "prediction": verdict.index, "boxed": verdict.boxed}
 
 
-def deltabench_record(raw: object, markers: str) -> dict[str, Any]:
+def deltabench_record(raw: object, markers: str | MarkerSet) -> dict[str, Any]:
     """What a DeltaBench critic answered: ``status`` error / no_error / unparsed / truncated."""
     trace = split_trace(raw, markers)
     if trace.truncated:

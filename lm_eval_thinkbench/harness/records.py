@@ -10,21 +10,46 @@ aggregates metrics defined on a subset of the samples.
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
 import json
+import logging
 import math
 from collections.abc import Iterable, Sequence
 from statistics import fmean
 from typing import Any
 
 from lm_eval.api.filter import Filter
+from lm_eval.api.instance import Instance
 from tqdm import tqdm
+
+from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.response import ModelResponse, from_wire
+from lm_eval_thinkbench.tokens import TokenCounter, counter_for_run
+from lm_eval_thinkbench.trace import detect_markers, resolve_markers
+
+# Under lm-eval's logger, so the line shows in an lm_eval run (lm-eval configures only its own).
+log = logging.getLogger("lm_eval.thinkbench")
+
+
+#: A response with no finish reason is taken to have hit the length limit when its counted
+#: tokens reach this share of the request's ``max_gen_toks``. lm-eval's hf, vllm and
+#: local-chat-completions models pass no finish reason, and our counter may not be the
+#: model's own tokenizer, so the count is an estimate: 5% slack absorbs a vocabulary's
+#: difference while a complete answer that long is rare.
+LENGTH_LIMIT_SHARE = 0.95
 
 
 class RecordFilter(Filter):
     """``resps`` -> one JSON record per response, every repeat kept (``repeats: n``).
 
-    Subclasses implement :meth:`score`; :meth:`prepare` runs once per ``apply`` for work that
-    should not be repeated per response (loading a tokenizer, starting the grading pool).
+    Before scoring, the filter settles two things per task from all of its responses at once:
+    the reasoning marker set (``auto`` detects the family the run's responses show, see
+    ``trace.detect_markers``), and which responses stopped at the length limit when the
+    backend did not say (their token count reaches the request's ``max_gen_toks``).
+    Subclasses implement :meth:`score` on a :class:`ModelResponse` and read ``self.markers``;
+    :meth:`prepare` runs once per ``apply`` for work that should not be repeated per response
+    (loading a tokenizer, starting the grading pool).
     """
 
     #: The progress bar's label.
@@ -36,16 +61,74 @@ class RecordFilter(Filter):
     def prepare(self) -> None:
         """Per-run set-up before scoring; nothing by default."""
 
-    def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
+    def score(self, raw: ModelResponse, doc: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
     def apply(self, resps: list[list[Any]], docs: list[dict]) -> list[list[str]]:
+        run = settings.current()
+        self.counter = counter_for_run(run.tokenizer, list(run.model_names))
+        limits = _max_gen_toks(_caller_instances(), len(resps))
+        responses = [
+            [_at_limit(from_wire(raw), limit, self.counter) for raw in doc_resps]
+            for doc_resps, limit in zip(resps, limits, strict=True)
+        ]
+        self.markers = resolve_markers(run.scoring.markers) or detect_markers(
+            r for doc_resps in responses for r in doc_resps
+        )
+        log.info(
+            "thinkbench: reasoning markers %s (%s), counting tokens with %s",
+            self.markers.name,
+            "detected" if resolve_markers(run.scoring.markers) is None else "as set",
+            self.counter.name,
+        )
         self.prepare()
-        pairs = list(zip(resps, docs, strict=True))
+        pairs = list(zip(responses, docs, strict=True))
         return [
-            [json.dumps(self.score(raw, doc), ensure_ascii=False) for raw in doc_resps]
+            [json.dumps(self.score(response, doc), ensure_ascii=False) for response in doc_resps]
             for doc_resps, doc in tqdm(pairs, desc=self.desc, unit="doc", leave=False)
         ]
+
+
+def _caller_instances() -> list[Instance] | None:
+    """The instances lm-eval is filtering, or None outside lm-eval.
+
+    ``FilterEnsemble.apply(instances)`` hands a filter only responses and docs, but each
+    instance's arguments hold the generation kwargs its request was sent with (the task's,
+    after ``--gen_kwargs``), the one place the real ``max_gen_toks`` is known. They are read
+    from the calling frame, and only if they are what lm-eval 0.4.13 passes there.
+    """
+    frame = inspect.currentframe()
+    try:
+        caller = frame.f_back.f_back if frame and frame.f_back else None
+        found = caller.f_locals.get("instances") if caller else None
+    finally:
+        del frame
+    if isinstance(found, list) and found and all(isinstance(i, Instance) for i in found):
+        return found
+    return None
+
+
+def _max_gen_toks(instances: list[Instance] | None, n: int) -> list[int | None]:
+    """Each instance's ``max_gen_toks``, or None where it is unknown."""
+    if instances is None or len(instances) != n:
+        return [None] * n
+    limits: list[int | None] = []
+    for instance in instances:
+        kwargs = instance.args[1] if len(instance.args) > 1 else None
+        limit = kwargs.get("max_gen_toks") if isinstance(kwargs, dict) else None
+        limits.append(limit if isinstance(limit, int) and limit > 0 else None)
+    return limits
+
+
+def _at_limit(response: ModelResponse, limit: int | None, counter: TokenCounter) -> ModelResponse:
+    """``response``, with finish reason "length" when it has none and its tokens reach the
+    limit (see :data:`LENGTH_LIMIT_SHARE`)."""
+    if limit is None or response.finish_reason is not None:
+        return response
+    tokens = counter.count(response.content) + counter.count(response.reasoning or "")
+    if tokens < LENGTH_LIMIT_SHARE * limit:
+        return response
+    return dataclasses.replace(response, finish_reason="length")
 
 
 def records(results: Sequence[Any]) -> list[dict[str, Any]]:

@@ -7,7 +7,10 @@ lm-eval run uses one metadata dict for all its tasks, so one process-wide value 
 
 Keys (all optional):
 
-* ``markers``: reasoning marker set (``think``, ``kimi``, ``gpt-oss``, ``none``);
+* ``markers``: reasoning marker set: ``auto`` (default: the family the run's responses show),
+  ``think``, ``kimi``, ``gpt-oss``, ``thought`` (Sky-T1 / OpenThoughts), ``none`` (no reasoning);
+* ``think_start`` / ``think_end``: a model's own reasoning markers, matched literally
+  (``think_end`` alone is enough; they replace ``markers``);
 * ``switch_phrases``: thought-switch phrases, a list or a ``|``-separated string;
 * ``step_separator``: regex between reasoning steps (default: blank lines);
 * ``truncated``: ``lenient`` or ``zero`` (how responses without an end marker are graded);
@@ -29,7 +32,7 @@ from typing import Any
 from lm_eval_thinkbench.efficiency import ScoringConfig
 from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, DEFAULT_SWITCH_PHRASES, PhraseMatcher
-from lm_eval_thinkbench.trace import get_marker_set
+from lm_eval_thinkbench.trace import AUTO, MarkerSet, custom_markers, resolve_markers
 
 
 @dataclass(frozen=True)
@@ -49,10 +52,8 @@ def configure(metadata: Mapping[str, Any]) -> RunSettings:
     phrases = metadata.get("switch_phrases", DEFAULT_SWITCH_PHRASES)
     if isinstance(phrases, str):
         phrases = phrases.split("|")
-    markers = str(metadata.get("markers", "think"))
-    get_marker_set(markers)
     scoring = ScoringConfig(
-        markers=markers,
+        markers=_markers(metadata),
         separator=str(metadata.get("step_separator", DEFAULT_SEPARATOR)),
         matcher=PhraseMatcher(phrases),
         truncated=str(metadata.get("truncated", "lenient")),
@@ -72,6 +73,18 @@ def configure(metadata: Mapping[str, Any]) -> RunSettings:
         ),
     )
     return _current
+
+
+def _markers(metadata: Mapping[str, Any]) -> str | MarkerSet:
+    """The marker setting, checked now so that a typo fails before any generation."""
+    if metadata.get("think_end"):
+        start = metadata.get("think_start")
+        return custom_markers(str(start) if start else None, str(metadata["think_end"]))
+    if metadata.get("think_start"):
+        raise ValueError("think_start needs think_end: the end marker is what splits a response")
+    markers = str(metadata.get("markers", AUTO))
+    resolve_markers(markers)
+    return markers
 
 
 def current() -> RunSettings:

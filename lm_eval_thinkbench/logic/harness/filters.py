@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.harness.records import RecordFilter
 from lm_eval_thinkbench.logic.score import Reference, score_output
-from lm_eval_thinkbench.trace import split_trace
+from lm_eval_thinkbench.trace import MarkerSet, split_trace
 
 
-def score_response(doc: dict[str, Any], raw: object, markers: str) -> dict[str, Any]:
+def score_response(doc: dict[str, Any], raw: object, markers: str | MarkerSet) -> dict[str, Any]:
     trace = split_trace(raw, markers)
     record = score_output(Reference.from_doc(doc), None if trace.truncated else trace.answer)
     record["truncated"] = trace.truncated
@@ -25,9 +24,6 @@ def score_response(doc: dict[str, Any], raw: object, markers: str) -> dict[str, 
 
 class LogicFilter(RecordFilter):
     """Scores each response against its item's reference answer and steps."""
-
-    def prepare(self) -> None:
-        self.markers = settings.current().scoring.markers
 
     def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
         return score_response(doc, raw, self.markers)
