@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import re
 from typing import Protocol
 
 log = logging.getLogger(__name__)
@@ -43,7 +44,15 @@ class QwenTiktokenCounter:
         self._tok = get_tokenizer("qwen2.5-72b-instruct")
 
     def count(self, text: str) -> int:
-        return len(self._tok.encode(text)) if text else 0
+        if not text:
+            return 0
+        try:
+            return len(self._tok.encode(text))
+        except ValueError:
+            # tiktoken's pre-tokenizer regex gives up on a whitespace run of about a million
+            # characters (a model that emits nothing but spaces): count such a run in pieces,
+            # which can differ from an exact count by a token per piece, and only here.
+            return sum(len(self._tok.encode(piece)) for piece in _pieces(text))
 
     def count_with_prefix(self, text: str, end: int) -> tuple[int, int]:
         """Both counts for about the price of one: the text is cut at the last line start
@@ -55,6 +64,15 @@ class QwenTiktokenCounter:
         cut = _line_start_before(text, end)
         head = self.count(text[:cut])
         return head + self.count(text[cut:]), head + self.count(text[cut:end])
+
+
+_LONG_RUN = re.compile(r"\s{65536}")
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` cut after every 65,536 characters of one whitespace run."""
+    cuts = [m.end() for m in _LONG_RUN.finditer(text)]
+    return [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=True)]
 
 
 def _line_start_before(text: str, end: int) -> int:
@@ -86,19 +104,29 @@ class HFCounter:
         return self.count(text), self.count(text[:end])
 
 
+#: Tokenizers that failed to load in this process, with the error: a name that is not a
+#: tokenizer (an API model's name, "sim") would otherwise be retried against the Hub once per
+#: task, each attempt waiting out the network (about 48 s each on a machine without one).
+_FAILED: dict[str, str] = {}
+
+
 @functools.lru_cache(maxsize=8)
 def get_counter(spec: str | None = None) -> TokenCounter:
     """Load a counter: None or "qwen2.5" gives the offline default, anything else is loaded
     with ``transformers.AutoTokenizer`` (a hub name, or a local folder for offline use).
 
-    Raises a ``ValueError`` naming the tokenizer when it cannot be loaded.
+    Raises a ``ValueError`` naming the tokenizer when it cannot be loaded; a name that failed
+    once fails at once for the rest of the process.
     """
     if spec is None or spec.strip().lower() in _QWEN_NAMES:
         return QwenTiktokenCounter()
+    if spec in _FAILED:
+        raise ValueError(_FAILED[spec])
     try:
         return HFCounter(spec)
     except Exception as exc:  # transformers raises OSError, ValueError, HTTP errors...
-        raise ValueError(f"cannot load tokenizer {spec!r}: {exc}") from exc
+        _FAILED[spec] = f"cannot load tokenizer {spec!r}: {exc}"
+        raise ValueError(_FAILED[spec]) from exc
 
 
 def counter_for_run(explicit: str | None, model_names: list[str]) -> TokenCounter:

@@ -75,3 +75,32 @@ def test_hugging_face_count_with_prefix(deepseek_dir, monkeypatch):
     text = "So x = 2.\n\nWait, check: 2 + 2 = 4.\nThus \\boxed{4}."
     for end in (0, 9, 11, len(text)):
         assert c.count_with_prefix(text, end) == (c.count(text), c.count(text[:end]))
+
+
+@pytest.mark.parametrize("space", [" ", "\t", "\u00a0", "\u3000"])
+def test_a_million_spaces_are_counted_not_raised(space):
+    # tiktoken's regex gives up on such a run; the counter counts it in pieces instead.
+    text = "x = 1.\n" + space * 1_000_000 + "b"
+    counter = get_counter(None)
+    total, head = counter.count_with_prefix(text, 500_000)
+    assert total == counter.count(text) > 0 and 0 < head < total
+
+
+def test_a_tokenizer_that_failed_is_not_retried(monkeypatch):
+    import lm_eval_thinkbench.tokens as tokens
+
+    calls = []
+
+    def failing(name):
+        calls.append(name)
+        raise OSError("no network")
+
+    monkeypatch.setattr(tokens, "HFCounter", failing)
+    monkeypatch.setattr(tokens, "_FAILED", {})
+    tokens.get_counter.cache_clear()
+    for _ in range(3):
+        with pytest.raises(ValueError, match="no network"):
+            tokens.get_counter("not-a-tokenizer/sim")
+    assert calls == ["not-a-tokenizer/sim"]
+    assert tokens.counter_for_run(None, ["not-a-tokenizer/sim"]).name.startswith("qwen2.5")
+    tokens.get_counter.cache_clear()
