@@ -46,7 +46,8 @@ def from_wire(raw: object) -> ModelResponse:
     """Read what a model returned: an envelope from our chat model, or any plain text.
 
     Never raises: ``None`` (some servers send null content) becomes empty content, non-UTF-8
-    bytes are decoded with replacement, and a string that merely looks like JSON is plain text.
+    bytes are decoded with replacement, lone surrogates (a ``"\\ud800"`` escape in a server's
+    JSON) become U+FFFD, and a string that merely looks like JSON is plain text.
     """
     if raw is None:
         return ModelResponse(content="")
@@ -54,10 +55,11 @@ def from_wire(raw: object) -> ModelResponse:
         raw = raw.decode("utf-8", errors="replace")
     if not isinstance(raw, str):
         raw = str(raw)
+    raw = utf8_safe(raw)
     if raw.startswith("{") and ENVELOPE_KEY in raw[:64]:
         try:
             payload = json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):
             return ModelResponse(content=raw)
         if isinstance(payload, dict) and payload.get(ENVELOPE_KEY) == ENVELOPE_VERSION:
             usage = payload.get("usage")
@@ -75,7 +77,18 @@ def from_wire(raw: object) -> ModelResponse:
 
 
 def _text(value: object) -> str:
-    return "" if value is None else value if isinstance(value, str) else str(value)
+    return "" if value is None else utf8_safe(value if isinstance(value, str) else str(value))
+
+
+def utf8_safe(text: str) -> str:
+    """``text`` with every lone surrogate replaced by U+FFFD (a split pair is joined), so
+    that it can be written as UTF-8: one such character in a response would otherwise fail
+    lm-eval's sample log at write time and lose every sample after it."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text
 
 
 class MalformedCompletionError(ValueError):
@@ -91,7 +104,7 @@ def parse_completion(body: str) -> ModelResponse:
     """
     try:
         data = json.loads(body)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise MalformedCompletionError(f"body is not JSON ({exc}): {body[:200]!r}") from None
     choices = data.get("choices") if isinstance(data, dict) else None
     choice = choices[0] if isinstance(choices, list) and choices else None

@@ -155,3 +155,15 @@ def test_custom_markers_are_literal():
     assert split_trace("[[reason]] no end", mine).truncated
     with pytest.raises(ValueError, match="empty"):
         custom_markers(None, "")
+
+
+def test_lone_surrogates_become_replacement_characters():
+    assert from_wire("a\ud800b").content == "a\ufffdb"
+    assert from_wire('{"thinkbench_response": 1, "content": "x\\ud800"}').content == "x\ufffd"
+    assert from_wire("\ud83d\ude00").content == "\U0001f600"  # a split pair is joined
+    split_trace("<think>\udc80</think>\\boxed{1}").answer.encode("utf-8")
+
+
+def test_deeply_nested_envelope_is_plain_text_not_a_crash():
+    raw = '{"thinkbench_response": 1, "content": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    assert from_wire(raw).content == raw

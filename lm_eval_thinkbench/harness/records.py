@@ -24,7 +24,7 @@ from lm_eval.api.instance import Instance
 from tqdm import tqdm
 
 from lm_eval_thinkbench.harness import settings
-from lm_eval_thinkbench.response import ModelResponse, from_wire
+from lm_eval_thinkbench.response import ModelResponse, from_wire, utf8_safe
 from lm_eval_thinkbench.tokens import TokenCounter, counter_for_run
 from lm_eval_thinkbench.trace import detect_markers, resolve_markers
 
@@ -67,7 +67,9 @@ class RecordFilter(Filter):
     def apply(self, resps: list[list[Any]], docs: list[dict]) -> list[list[str]]:
         run = settings.current()
         self.counter = counter_for_run(run.tokenizer, list(run.model_names))
-        limits = _max_gen_toks(_caller_instances(), len(resps))
+        instances = _caller_instances()
+        _make_writable(instances)
+        limits = _max_gen_toks(instances, len(resps))
         responses = [
             [_at_limit(from_wire(raw), limit, self.counter) for raw in doc_resps]
             for doc_resps, limit in zip(resps, limits, strict=True)
@@ -106,6 +108,22 @@ def _caller_instances() -> list[Instance] | None:
     if isinstance(found, list) and found and all(isinstance(i, Instance) for i in found):
         return found
     return None
+
+
+def _make_writable(instances: list[Instance] | None) -> None:
+    """Replace lone surrogates in the raw responses lm-eval will log (``resps``) by U+FFFD.
+
+    lm-eval writes its sample log as UTF-8 after every task has been scored; a response that
+    cannot be encoded there fails the write and loses every sample after it. The raw text is
+    otherwise kept as the model sent it.
+    """
+    for instance in instances or ():
+        for i, raw in enumerate(instance.resps):
+            if isinstance(raw, str) and (safe := utf8_safe(raw)) is not raw:
+                log.warning(
+                    "thinkbench: doc %s: lone surrogates replaced by U+FFFD", instance.doc_id
+                )
+                instance.resps[i] = safe
 
 
 def _max_gen_toks(instances: list[Instance] | None, n: int) -> list[int | None]:
