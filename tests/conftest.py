@@ -7,6 +7,20 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 
+# The tests need no network: without these, every tokenizer or dataset name that is not a
+# local folder waits out a Hub lookup first (twice as long a run on a machine without one).
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("HF_DATASETS_OFFLINE", "1")
+# The README's data paths are relative to the checkout (``../shared/...``); some tests run
+# commands from other working directories, so they get absolute paths.
+for _key in (
+    "THINKBENCH_MATH500_PATH",
+    "THINKBENCH_PROCESSBENCH_PATH",
+    "THINKBENCH_DELTABENCH_PATH",
+):
+    if os.environ.get(_key):
+        os.environ[_key] = os.path.abspath(os.environ[_key])
+
 
 @pytest.fixture(scope="session")
 def math500_path() -> Path:
