@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from pathlib import Path
 
 import pytest
 from support.fake_openai import FakeOpenAIServer
 
 from lm_eval_thinkbench.judge.cache import JudgeCache, cache_key
-from lm_eval_thinkbench.judge.client import JudgeClient, JudgeRunner, parse_reply
+from lm_eval_thinkbench.judge.client import DEADLINE_GRACE, JudgeClient, JudgeRunner, parse_reply
 from lm_eval_thinkbench.judge.settings import JudgeSettings
 
 API_KEY = "sk-judge-Qx7SECRETVALUE"
@@ -188,3 +189,42 @@ def test_cache_files_are_whole_after_the_rename(tmp_path):
     cache.put("ab" * 32, {"content": "x"})
     assert cache.get("ab" * 32)["content"] == "x"
     assert not list(Path(tmp_path).rglob(".tmp-*"))
+
+
+def test_a_dripping_server_cannot_hold_an_attempt_past_its_deadline(tmp_path):
+    # One byte every 50 ms: never silent for the SDK's 0.5 s read timeout, ~10 s in all.
+    rules = [{"match": "", "content": "x" * 150, "drip": 0.05}]
+    with FakeOpenAIServer(tmp_path, rules) as srv:
+        start = time.monotonic()
+        (reply,), stats = ask(srv, ["drip"], max_retries=1)
+        elapsed = time.monotonic() - start
+    assert reply.content is None and reply.error.startswith("TimeoutError")
+    assert stats.calls == 2 and elapsed < 2 * (0.5 + DEADLINE_GRACE) + 1.5
+
+
+def test_usage_counts_that_are_not_numbers_count_zero(tmp_path):
+    rules = [
+        {"match": "", "content": "ok", "usage": {"prompt_tokens": "many", "completion_tokens": [1]}}
+    ]
+    with FakeOpenAIServer(tmp_path, rules) as srv:
+        (reply,), stats = ask(srv, ["q"])
+    assert reply.content == "ok" and stats.prompt_tokens == 0 and stats.completion_tokens == 0
+
+
+def test_unusable_answers_are_returned_but_not_cached(tmp_path):
+    rules = [
+        {"match": "NULL", "content": None},
+        {"match": "", "content": "no box here"},
+    ]
+    cache = JudgeCache(tmp_path / "cache")
+    has_box = lambda text: "\\boxed" in text  # noqa: E731 - the caller's parser, in short
+    with FakeOpenAIServer(tmp_path / "srv", rules) as srv:
+        for _ in range(2):
+            with JudgeRunner(JudgeClient(settings(srv), cache, "test")) as runner:
+                null = runner.submit("NULL answer").result(timeout=60)
+                unboxed = runner.submit("unboxed", usable=has_box).result(timeout=60)
+                plain = runner.submit("plain").result(timeout=60)
+        assert (null.content, unboxed.content) == ("", "no box here")
+        assert not null.cached and not unboxed.cached and plain.cached
+        assert attempts(srv, "NULL answer") == 2 and attempts(srv, "unboxed") == 2
+        assert attempts(srv, "plain") == 1

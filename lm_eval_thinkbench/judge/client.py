@@ -9,8 +9,13 @@ A judge run makes hundreds of long calls, so the client must be frugal and sturd
   409), timeouts, dropped connections and malformed bodies, honouring ``retry-after``; other
   client errors (400, 401, 404) are not retried;
 * a cache hit costs no call, identical prompts in flight share one call, and only completed
-  calls are stored (:mod:`.cache`); a call that still fails becomes a :class:`JudgeReply` with
-  ``error`` set, never an exception, so one bad sample cannot sink a run;
+  calls whose answer is usable are stored (:mod:`.cache`): an empty answer, or one the caller's
+  ``usable`` check rejects (no box), is returned but asked again on the next run; a call that
+  still fails becomes a :class:`JudgeReply` with ``error`` set, never an exception, so one bad
+  sample cannot sink a run;
+* each attempt has a deadline for the whole response (``timeout`` plus a second), so a server
+  that drips bytes slowly cannot hold a call far beyond it (the SDK's timeout applies to each
+  read);
 * the API key is read from the environment and scrubbed from every error text.
 
 :class:`JudgeRunner` runs the client on an event loop in a background thread, so synchronous
@@ -23,6 +28,7 @@ import asyncio
 import logging
 import random
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +44,9 @@ log = logging.getLogger(__name__)
 #: Error texts go into every per-sample record; a server's HTML error page should not.
 MAX_ERROR_CHARS = 500
 _RETRY_STATUS = frozenset({408, 409, 429})
+#: An attempt's whole reply must arrive within ``timeout`` plus this; a silent server is
+#: stopped by the SDK's own (per-read) timeout first, a dripping one by this deadline.
+DEADLINE_GRACE = 1.0
 
 
 @dataclass(frozen=True)
@@ -94,15 +103,21 @@ class JudgeClient:
             body["max_tokens"] = self.settings.max_tokens
         return body
 
-    async def complete(self, prompt: str) -> JudgeReply:
-        """The judge's reply to ``prompt``: from the cache, a shared call, or a new one."""
+    async def complete(self, prompt: str, usable: Usable | None = None) -> JudgeReply:
+        """The judge's reply to ``prompt``: from the cache, a shared call, or a new one.
+
+        ``usable`` says whether an answer can be read (the caller's parser); one that cannot is
+        returned but neither cached nor taken from the cache, so a rerun asks again.
+        """
+        usable = usable or _non_empty
         payload = self.payload(prompt)
         key = cache_key(payload, self.prompt_version)
         if self.cache is not None:
             entry = self.cache.get(key)
-            if entry is not None and isinstance(entry.get("content"), str):
+            content = entry.get("content") if entry is not None else None
+            if isinstance(content, str) and usable(content):
                 self.stats.cache_hits += 1
-                return JudgeReply(entry["content"], cached=True)
+                return JudgeReply(content, cached=True)
         pending = self._inflight.get(key)
         if pending is not None:
             self.stats.shared += 1
@@ -110,7 +125,7 @@ class JudgeClient:
         future: asyncio.Future[JudgeReply] = asyncio.get_running_loop().create_future()
         self._inflight[key] = future
         try:
-            reply = await self._call(payload, key)
+            reply = await self._call(payload, key, usable)
         except asyncio.CancelledError:
             future.cancel()
             raise
@@ -124,8 +139,8 @@ class JudgeClient:
             await self._client.close()
             self._client = None
 
-    async def _call(self, payload: dict[str, Any], key: str) -> JudgeReply:
-        """Attempts with backoff; the first success is cached and returned."""
+    async def _call(self, payload: dict[str, Any], key: str, usable: Usable) -> JudgeReply:
+        """Attempts with backoff; the first success is returned, and cached if usable."""
         error = "no attempt made"
         for attempt in range(self.settings.max_retries + 1):
             if attempt:
@@ -133,8 +148,18 @@ class JudgeClient:
             try:
                 async with self._semaphore():
                     self.stats.calls += 1
-                    raw = await self._openai().chat.completions.with_raw_response.create(**payload)
+                    raw = await asyncio.wait_for(
+                        self._openai().chat.completions.with_raw_response.create(**payload),
+                        self.settings.timeout + DEADLINE_GRACE,
+                    )
                 content, usage = parse_reply(raw.text)
+            except asyncio.TimeoutError:  # the builtin TimeoutError from Python 3.11 on
+                deadline = self.settings.timeout + DEADLINE_GRACE
+                error = f"TimeoutError: no complete reply within {deadline:g} s"
+                if attempt == self.settings.max_retries:
+                    break
+                await asyncio.sleep(self._backoff(attempt, None))
+                continue
             except (openai.OpenAIError, MalformedCompletionError) as exc:
                 error = self._describe(exc)
                 if not _retryable(exc) or attempt == self.settings.max_retries:
@@ -142,9 +167,10 @@ class JudgeClient:
                 await asyncio.sleep(self._backoff(attempt, exc))
                 continue
             self.stats.completed += 1
-            self.stats.prompt_tokens += int(usage.get("prompt_tokens") or 0)
-            self.stats.completion_tokens += int(usage.get("completion_tokens") or 0)
-            self._store(key, payload["model"], content, usage)
+            self.stats.prompt_tokens += _tokens(usage.get("prompt_tokens"))
+            self.stats.completion_tokens += _tokens(usage.get("completion_tokens"))
+            if usable(content):
+                self._store(key, payload["model"], content, usage)
             return JudgeReply(content)
         self.stats.failures += 1
         return JudgeReply(None, error=error)
@@ -183,10 +209,10 @@ class JudgeClient:
             )
         return self._client
 
-    def _backoff(self, attempt: int, exc: BaseException) -> float:
+    def _backoff(self, attempt: int, exc: BaseException | None) -> float:
         """Seconds before the next attempt: the server's ``retry-after`` if it sent one, else
         ``retry_base * 2**attempt`` with full jitter, capped at ``retry_cap``."""
-        hinted = _retry_after(exc)
+        hinted = None if exc is None else _retry_after(exc)
         if hinted is not None:
             return min(hinted, self.settings.retry_cap)
         ceiling = min(self.settings.retry_cap, self.settings.retry_base * 2**attempt)
@@ -201,11 +227,23 @@ class JudgeClient:
         return text[:MAX_ERROR_CHARS]
 
 
-def parse_reply(body: str) -> tuple[str, dict[str, Any]]:
-    """(content, usage) of a chat.completion body.
+#: Whether a judge answer can be read; unusable answers are not cached.
+Usable = Callable[[str], bool]
 
-    A null content is a completed call whose answer is empty: it is cached like any other, and
-    reading it fails the same way each run (no call is repeated for it).
+
+def _non_empty(content: str) -> bool:
+    return bool(content.strip())
+
+
+def _tokens(value: object) -> int:
+    """A usage count as the server sent it; anything but a non-negative number counts 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value >= 0:
+        return 0
+    return int(value) if value < 2**53 else 0
+
+
+def parse_reply(body: str) -> tuple[str, dict[str, Any]]:
+    """(content, usage) of a chat.completion body; a null content is the empty answer.
 
     Raises:
         MalformedCompletionError: not JSON, no ``choices[0].message``, or non-text content.
@@ -258,8 +296,8 @@ class JudgeRunner:
     def stats(self) -> JudgeStats:
         return self.client.stats
 
-    def submit(self, prompt: str) -> Future[JudgeReply]:
-        return asyncio.run_coroutine_threadsafe(self.client.complete(prompt), self._loop)
+    def submit(self, prompt: str, usable: Usable | None = None) -> Future[JudgeReply]:
+        return asyncio.run_coroutine_threadsafe(self.client.complete(prompt, usable), self._loop)
 
     def close(self) -> None:
         if self._loop.is_closed():

@@ -16,6 +16,8 @@ below, then the default echo. Keys of a rule (all optional except ``match``):
 - ``times``: the rule applies to the first N requests of each distinct conversation, after which
   the request falls through to later rules (``429`` once, then success).
 - ``delay``: seconds to wait before answering (slow servers, client timeouts).
+- ``drip``: seconds between the body's bytes, sent one at a time (a server that never goes
+  silent for long, yet takes ages to answer).
 - ``action``: ``"reply"`` (default), ``"drop"`` (close the connection without answering) or
   ``"malformed"`` (200 with a truncated JSON body).
 - ``status``: an HTTP status other than 200 sends an OpenAI-style error body (``error`` sets its
@@ -344,7 +346,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(status, str(rule["body"]).encode("utf-8"), headers)
         elif status != 200:
             self._send_error(status, rule.get("error", f"scripted HTTP {status}"), headers)
-        elif self._send_json(200, script.completion(body, rule), headers):
+        elif self._send_json(
+            200, script.completion(body, rule), headers, float(rule.get("drip", 0))
+        ):
             key = hashlib.sha256(
                 json.dumps(body, sort_keys=True, ensure_ascii=False).encode("utf-8")
             ).hexdigest()
@@ -357,13 +361,19 @@ class _Handler(BaseHTTPRequestHandler):
         self._send_json(status, {"error": error}, headers)
 
     def _send_json(
-        self, status: int, payload: object, headers: dict[str, str] | None = None
+        self,
+        status: int,
+        payload: object,
+        headers: dict[str, str] | None = None,
+        drip: float = 0.0,
     ) -> bool:
         # ASCII escapes, as many servers send them: the only way a lone surrogate (which a
         # test may script) can travel in JSON.
-        return self._send(status, json.dumps(payload).encode("ascii"), headers)
+        return self._send(status, json.dumps(payload).encode("ascii"), headers, drip)
 
-    def _send(self, status: int, data: bytes, headers: dict[str, str] | None = None) -> bool:
+    def _send(
+        self, status: int, data: bytes, headers: dict[str, str] | None = None, drip: float = 0.0
+    ) -> bool:
         """Send a response; False when the client had gone away."""
         try:
             self.send_response(status)
@@ -372,7 +382,13 @@ class _Handler(BaseHTTPRequestHandler):
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(data)
+            if drip:
+                for i in range(len(data)):
+                    self.wfile.write(data[i : i + 1])
+                    self.wfile.flush()
+                    time.sleep(drip)
+            else:
+                self.wfile.write(data)
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
             # The client gave up (e.g. its timeout fired during a delay): nothing to answer.
