@@ -1,0 +1,74 @@
+"""The shared lm-eval filter glue (``harness.records.RecordFilter``): marker detection per run
+and the length limit, driven through lm-eval's own ``FilterEnsemble`` and ``Instance``."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from lm_eval.api.filter import FilterEnsemble
+from lm_eval.api.instance import Instance
+
+from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.harness.filters import ThinkEfficiencyFilter
+
+DOC = {"problem": "What is 1 + 1?", "answer": "2"}
+
+
+@pytest.fixture(autouse=True)
+def default_settings():
+    settings.configure({})
+    yield
+    settings.configure({})
+
+
+def run(resps: list[str], max_gen_toks: int = 32768, **metadata) -> list[dict]:
+    """``resps`` through lm-eval's FilterEnsemble, one document each; their records."""
+    settings.configure(metadata)
+    instances = [
+        Instance(
+            request_type="generate_until",
+            doc=DOC,
+            arguments=("prompt", {"until": [], "max_gen_toks": max_gen_toks}),
+            idx=0,
+            metadata=("thinkbench_math500", i, 1),
+            resps=[r],
+        )
+        for i, r in enumerate(resps)
+    ]
+    FilterEnsemble("thinkbench", [ThinkEfficiencyFilter]).apply(instances)
+    return [json.loads(i.filtered_resps["thinkbench"][0]) for i in instances]
+
+
+def test_a_run_that_thinks_reads_an_unmarked_cut_response_as_truncated():
+    records = run(["1+1.\n</think>\n\\boxed{2}", "1+1 is, hmm, let me see whether \\boxed{2}"])
+    assert [r["markers"] for r in records] == ["think", "think"]
+    assert [r["truncated"] for r in records] == [False, True]
+    assert records[1]["correct"]  # lenient: the last box of the unfinished thought
+
+
+def test_a_run_of_plain_answers_is_complete_and_measured_whole():
+    records = run(["We add: \\boxed{2}", "It is \\boxed{3}"])
+    assert [(r["markers"], r["truncated"]) for r in records] == [("none", False)] * 2
+    assert records[0]["correct"] and records[0]["answer_tokens"] == 0
+    assert records[0]["reasoning_tokens"] > 0
+
+
+def test_a_response_at_max_gen_toks_is_cut_by_the_length_limit():
+    long = "one plus one " * 20  # 60 tokens, no box
+    records = run(["We add: \\boxed{2}", long], max_gen_toks=60)
+    assert [r["truncated"] for r in records] == [False, True]
+    assert [r["truncated"] for r in run(["We add: \\boxed{2}", long], max_gen_toks=100)] == [
+        False,
+        False,
+    ]
+
+
+def test_set_markers_skip_detection_and_custom_markers_split():
+    assert run(["We add: \\boxed{2}"], markers="think")[0]["truncated"] is True
+    (record,) = run(["<r>1+1</r> \\boxed{2}"], think_start="<r>", think_end="</r>")
+    assert (record["markers"], record["truncated"], record["correct"]) == ("custom", False, True)
+    with pytest.raises(ValueError, match="think_end"):
+        settings.configure({"think_start": "<r>"})
+    with pytest.raises(ValueError, match="unknown marker set"):
+        settings.configure({"markers": "qwen9"})
