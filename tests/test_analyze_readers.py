@@ -36,7 +36,7 @@ def test_lm_eval_thinkbench_folder(tmp_path):
     (run / "results_2026-01-01T00-00-00.000000.json").write_text(
         json.dumps({"config": {"model": "hf", "model_args": "pretrained=Qwen/Qwen3-0.6B,x=1"}})
     )
-    samples = read_path(tmp_path / "out")
+    samples = read_path(tmp_path / "out").samples
     assert [(s.model, s.subset, s.sample_id, s.repeat, s.logged_correct) for s in samples] == [
         ("Qwen/Qwen3-0.6B", "Level 2", "test/a/1.json", 0, True),
         ("Qwen/Qwen3-0.6B", "Level 2", "test/a/1.json", 1, False),
@@ -60,7 +60,7 @@ def test_harness_math_tasks(tmp_path, task, doc, subset):
         tmp_path / f"samples_{task}_2026-01-01T00-00-00.jsonl",
         [lm_eval_record(doc, [THINK], exact_match=1.0, filtered_resps=[["4"]])],
     )
-    (sample,) = read_path(path)
+    (sample,) = read_path(path).samples
     assert (sample.task, sample.subset, sample.gold, sample.logged_correct) == (
         task, subset, "4", True
     )  # fmt: skip
@@ -71,7 +71,7 @@ def test_newest_run_per_task_is_read(tmp_path):
     doc = {"problem": "p", "answer": "4", "level": 1}
     jsonl(tmp_path / "m" / "samples_t_2026-01-01T00-00-00.jsonl", [lm_eval_record(doc, ["old"])])
     jsonl(tmp_path / "m" / "samples_t_2026-02-01T00-00-00.jsonl", [lm_eval_record(doc, ["new"])])
-    (sample,) = read_path(tmp_path)
+    (sample,) = read_path(tmp_path).samples
     assert sample.response.content == "new"
 
 
@@ -111,7 +111,7 @@ def test_evalscope_current_reviews(tmp_path):
     jsonl(reviews / "math_500_Level 4.jsonl",
           [evalscope_review(1, "So it is 5.", "\\boxed{5}", "4", 0.0)])  # fmt: skip
     jsonl(tmp_path / "run" / "predictions" / "sim-r1" / "math_500_Level 1.jsonl", [{"x": 1}])
-    samples = read_path(tmp_path / "run")
+    samples = read_path(tmp_path / "run").samples
     assert [(s.model, s.task, s.subset, s.sample_id, s.logged_correct) for s in samples] == [
         ("sim-r1", "math_500", "Level 1", "test/q/0.json", True),
         ("sim-r1", "math_500", "Level 4", "test/q/1.json", False),
@@ -133,7 +133,7 @@ def test_evalscope_prediction_takes_gold_from_the_solution(tmp_path):
         "metadata": {"question_id": "q0", "solution": "so $\\boxed{\\frac{1}{2}}$."},
     }  # fmt: skip
     path = jsonl(tmp_path / "predictions" / "m" / "math_500_Level 2.jsonl", [prediction])
-    (sample,) = read_path(path)
+    (sample,) = read_path(path).samples
     assert sample.gold == "\\frac{1}{2}" and sample.logged_correct is None
     assert sample.response.finish_reason == "length" and sample.model == "m"
 
@@ -150,7 +150,7 @@ def test_evalscope_legacy_reviews(tmp_path):
         ],
     }  # fmt: skip
     path = jsonl(tmp_path / "reviews" / "old" / "math_500_Level 3.jsonl", [legacy])
-    samples = read_path(path)
+    samples = read_path(path).samples
     assert [(s.sample_id, s.repeat, s.subset, s.logged_correct) for s in samples] == [
         ("legacy-1", 0, "Level 3", True),
         ("legacy-1", 1, "Level 3", False),
@@ -167,7 +167,7 @@ def test_plain_jsonl(tmp_path):
              "model": "named", "correct": True},
         ],
     )  # fmt: skip
-    first, second = read_path(path)
+    first, second = read_path(path).samples
     assert (first.model, first.subset, first.sample_id) == ("plain", "Level 2", "1")
     assert (second.model, second.subset, second.logged_correct) == ("named", "plain", True)
     assert second.response.reasoning == "r"
@@ -208,8 +208,8 @@ def test_labels_and_duplicates(tmp_path):
     record = {"id": 1, "problem": "p", "gold": "4", "response": THINK}
     a = jsonl(tmp_path / "a" / "run.jsonl", [record])
     b = jsonl(tmp_path / "b" / "run.jsonl", [record])
-    assert [s.model for s in read_runs([str(a), str(b)])] == ["run", "run (2)"]
-    assert [s.model for s in read_runs([f"r1={a}", f"qwq={b}"])] == ["r1", "qwq"]
+    assert [s.model for s in read_runs([str(a), str(b)]).samples] == ["run", "run (2)"]
+    assert [s.model for s in read_runs([f"r1={a}", f"qwq={b}"]).samples] == ["r1", "qwq"]
     with pytest.raises(InputFormatError, match="same response"):
         read_runs([f"x={a}", f"x={b}"])
 

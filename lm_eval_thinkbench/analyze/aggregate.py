@@ -6,7 +6,8 @@ Every metric is a mean of one ``SampleRecord`` field over the samples it *covers
   solution rounds, outcome efficiency;
 * correctly answered samples: first-correct tokens, reflection tokens, token efficiency,
   redundant sections (EvalScope's coverage for the first three);
-* wrongly answered samples: underthinking (Wang et al. 2025 average over wrong responses).
+* wrongly answered samples: underthinking (Wang et al. 2025 average over wrong responses);
+* samples with a verdict the producing run logged: logged accuracy (that run's own grader).
 
 A sample whose locator failed (``locator_error``) has no value for the figures that need the
 first-correct position and is left out of those means only; the failures are counted per group.
@@ -14,7 +15,10 @@ Figures are given per subset and overall (all subsets of a model pooled, each sa
 
 Intervals are percentile bootstraps over the covered samples of a group (resampled with
 replacement, ``iterations`` times, seeded per model, subset and metric so that adding a model
-or a metric changes no other interval). Repeats of a problem count as separate samples.
+or a metric changes no other interval). The unit resampled is the problem: the repeats of one
+problem are not independent draws (a hard problem is hard for every repeat), so a resample
+draws problems with all their covered samples and takes the mean over those samples (a cluster
+bootstrap). With one sample per problem this is the ordinary bootstrap of the samples.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from statistics import fmean, median
 
@@ -40,9 +44,12 @@ class Metric:
 
     name: str
     label: str
-    covers: str  # "all", "correct" or "wrong"
+    covers: str  # "all", "correct", "wrong" or "logged" (samples with a logged verdict)
 
     def value(self, scored: Scored) -> float | None:
+        if self.covers == "logged":
+            logged = scored.sample.logged_correct
+            return None if logged is None else float(logged)
         record = scored.record
         if self.covers == "correct" and not record.correct:
             return None
@@ -65,6 +72,7 @@ METRICS: tuple[Metric, ...] = (
     Metric("solution_rounds", "Solution rounds", "all"),
     Metric("redundant_sections", "Redundant sections", "correct"),
     Metric("answer_tokens", "Answer tokens", "all"),
+    Metric("logged_accuracy", "Logged accuracy", "logged"),
 )
 METRIC_BY_NAME = {m.name: m for m in METRICS}
 #: The six metrics of the per-model figure, in EvalScope's order.
@@ -112,7 +120,11 @@ class Agreement:
 
 @dataclass(frozen=True)
 class Group:
-    """The figures of one model on one subset (or ``overall``)."""
+    """The figures of one model on one subset (or ``overall``).
+
+    ``tokenizer`` and ``markers`` name the counter and the reasoning marker set its records
+    were measured with (comma-separated if they differ, empty for a group with no sample).
+    """
 
     model: str
     subset: str
@@ -122,6 +134,8 @@ class Group:
     logged_disagreements: int
     stats: dict[str, Stat] = field(default_factory=dict)
     agreement: Agreement | None = None
+    tokenizer: str = ""
+    markers: str = ""
 
 
 def aggregate(
@@ -167,15 +181,16 @@ def _group(
     confidence: float,
     seed: int,
 ) -> Group:
-    stats = {
-        m.name: mean_with_interval(
-            [v for v in (m.value(s) for s in members) if v is not None],
+    stats = {}
+    for m in METRICS:
+        covered = [(v, s) for s in members if (v := m.value(s)) is not None]
+        stats[m.name] = mean_with_interval(
+            [v for v, _ in covered],
             iterations,
             confidence,
             f"{seed}|{model}|{subset}|{m.name}",
+            clusters=[(s.sample.task, s.sample.sample_id) for _, s in covered],
         )
-        for m in METRICS
-    }
     has_rule = any(s.rule is not None for s in members)
     return Group(
         model=model,
@@ -190,13 +205,24 @@ def _group(
         ),
         stats=stats,
         agreement=agreement(members) if has_rule else None,
+        tokenizer=", ".join(sorted({s.record.tokenizer for s in members})),
+        markers=", ".join(sorted({s.record.markers for s in members})),
     )
 
 
 def mean_with_interval(
-    values: Sequence[float], iterations: int, confidence: float, seed: str
+    values: Sequence[float],
+    iterations: int,
+    confidence: float,
+    seed: str,
+    clusters: Sequence[Hashable] | None = None,
 ) -> Stat:
-    """The mean and its percentile-bootstrap interval (seeded by the string ``seed``)."""
+    """The mean and its percentile-bootstrap interval (seeded by the string ``seed``).
+
+    ``clusters`` names each value's problem: a resample draws as many problems as there are,
+    with replacement, and averages all the values of the problems drawn (see the module
+    docstring). Without it every value is its own problem.
+    """
     n = len(values)
     if n == 0:
         return Stat(None, None, None, 0)
@@ -204,15 +230,31 @@ def mean_with_interval(
     if n == 1 or iterations < 1:
         return Stat(mean, mean, mean, n)
     rng = np.random.default_rng(int(hashlib.sha256(seed.encode()).hexdigest()[:16], 16))
-    data = np.asarray(values, dtype=float)
+    sums, sizes = cluster_totals(values, clusters)
+    k = len(sums)
     means = np.empty(iterations)
-    chunk = max(1, 2_000_000 // n)  # bound the index matrix to ~16 MB
+    chunk = max(1, 2_000_000 // k)  # bound the index matrix to ~16 MB
     for start in range(0, iterations, chunk):
         rows = min(chunk, iterations - start)
-        means[start : start + rows] = data[rng.integers(0, n, size=(rows, n))].mean(axis=1)
+        drawn = rng.integers(0, k, size=(rows, k))
+        means[start : start + rows] = sums[drawn].sum(axis=1) / sizes[drawn].sum(axis=1)
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])
     return Stat(mean, float(low), float(high), n)
+
+
+def cluster_totals(
+    values: Sequence[float], clusters: Sequence[Hashable] | None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Per cluster, in order of first appearance: the sum of its values and their number."""
+    if clusters is None:
+        return np.asarray(values, dtype=float), np.ones(len(values))
+    if len(clusters) != len(values):
+        raise ValueError(f"{len(clusters)} cluster keys for {len(values)} values")
+    index: dict[Hashable, int] = {}
+    ids = np.fromiter((index.setdefault(c, len(index)) for c in clusters), int, len(clusters))
+    sums = np.bincount(ids, weights=np.asarray(values, dtype=float))
+    return sums, np.bincount(ids).astype(float)
 
 
 def agreement(members: Iterable[Scored]) -> Agreement:

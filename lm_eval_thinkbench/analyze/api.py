@@ -4,10 +4,12 @@ from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 result = analyze(AnalyzeOptions(runs=["r1=out/r1", "qwq=out/qwq"], output=Path("report")))
 result.groups      # figures per model and subset, with intervals
 result.scored      # one record per sample
+result.skipped     # input files left out as not math (logic, ProcessBench, ...)
 """
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -17,21 +19,25 @@ from typing import TYPE_CHECKING, Any
 
 from lm_eval_thinkbench import METRICS_VERSION
 from lm_eval_thinkbench.analyze.aggregate import Group, aggregate
+from lm_eval_thinkbench.analyze.counting import tokenizers_for
+from lm_eval_thinkbench.analyze.gold import read_gold, with_gold
 from lm_eval_thinkbench.analyze.plots import Plotter
 from lm_eval_thinkbench.analyze.readers import read_runs
 from lm_eval_thinkbench.analyze.report import write_reports
-from lm_eval_thinkbench.analyze.samples import Sample
+from lm_eval_thinkbench.analyze.samples import InputFormatError, Sample, Skipped
 from lm_eval_thinkbench.analyze.score import Scored, ScoreOptions, score_samples
 from lm_eval_thinkbench.analyze.select import select
 from lm_eval_thinkbench.efficiency import ScoringConfig
 from lm_eval_thinkbench.judge.cache import JudgeCache, default_cache_dir
 from lm_eval_thinkbench.judge.prompts import PROMPT_VERSION
 from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, DEFAULT_SWITCH_PHRASES, PhraseMatcher
-from lm_eval_thinkbench.tokens import get_counter
+from lm_eval_thinkbench.trace import AUTO
 
 if TYPE_CHECKING:
     from lm_eval_thinkbench.judge.client import JudgeRunner, JudgeStats
     from lm_eval_thinkbench.judge.settings import JudgeSettings
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -40,7 +46,9 @@ class AnalyzeOptions:
 
     ``judge`` is required when ``locator`` is "judge"/"both" or ``split`` is "llm";
     ``judge_cache`` None means the default folder (``judge.cache.default_cache_dir``) and
-    ``use_judge_cache=False`` turns the cache off.
+    ``use_judge_cache=False`` turns the cache off. ``tokenizer`` None counts each model with
+    its run's own tokenizer (``counting.py``); ``gold`` is a dataset file whose answers replace
+    the logged golds (``gold.py``).
     """
 
     runs: Sequence[str]
@@ -50,9 +58,10 @@ class AnalyzeOptions:
     split: str = "separator"
     separator: str = DEFAULT_SEPARATOR
     switch_phrases: Sequence[str] = DEFAULT_SWITCH_PHRASES
-    markers: str = "think"
+    markers: str = AUTO
     truncated: str = "lenient"
     tokenizer: str | None = None
+    gold: Path | None = None
     correctness: str = "checker"
     limit: int | None = None
     sample: int | None = None
@@ -77,7 +86,8 @@ class AnalyzeOptions:
             "switch_phrases": "|".join(self.switch_phrases),
             "markers": self.markers,
             "truncated": self.truncated,
-            "tokenizer": self.tokenizer or "qwen2.5",
+            "tokenizer": self.tokenizer or "auto",
+            "gold": None if self.gold is None else str(self.gold),
             "correctness": self.correctness,
             "limit": self.limit,
             "sample": self.sample,
@@ -105,19 +115,24 @@ class Analysis:
     files: list[Path]
     judge_stats: JudgeStats | None = None
     dropped: dict[tuple[str, str], int] = field(default_factory=dict)
+    skipped: list[Skipped] = field(default_factory=list)
 
 
 def analyze(options: AnalyzeOptions) -> Analysis:
     """Read the runs, score every selected sample, aggregate, and write the reports."""
     with _plotter(options) as plotter:  # first: it loads matplotlib while the rest runs
-        samples = read_runs(options.runs, options.input_format)
-        return _analyze(samples, options, plotter)
+        inputs = read_runs(options.runs, options.input_format)
+        for s in inputs.skipped:
+            log.warning("%s: left out %d samples of %s: %s", s.path, s.samples, s.task, s.reason)
+        return _analyze(inputs.samples, options, plotter, inputs.skipped)
 
 
-def analyze_samples(samples: Sequence[Sample], options: AnalyzeOptions) -> Analysis:
+def analyze_samples(
+    samples: Sequence[Sample], options: AnalyzeOptions, skipped: Sequence[Skipped] = ()
+) -> Analysis:
     """As :func:`analyze`, for samples already read (``options.runs`` is only recorded)."""
     with _plotter(options) as plotter:
-        return _analyze(samples, options, plotter)
+        return _analyze(samples, options, plotter, skipped)
 
 
 def _plotter(options: AnalyzeOptions) -> AbstractContextManager[Plotter | None]:
@@ -125,9 +140,15 @@ def _plotter(options: AnalyzeOptions) -> AbstractContextManager[Plotter | None]:
 
 
 def _analyze(
-    samples: Sequence[Sample], options: AnalyzeOptions, plotter: Plotter | None
+    samples: Sequence[Sample],
+    options: AnalyzeOptions,
+    plotter: Plotter | None,
+    skipped: Sequence[Skipped],
 ) -> Analysis:
     """Select, score, aggregate and write; ``plotter`` draws the figures (None: no figures)."""
+    if options.gold is not None:
+        samples = with_gold(samples, read_gold(options.gold))
+    _check_golds(samples)
     chosen = select(samples, options.limit, options.sample, options.seed)
     local_split = options.split if options.split != "llm" else "separator"
     config = ScoringConfig(
@@ -145,8 +166,9 @@ def _analyze(
         max_tokens=options.max_tokens,
         tokenizer=options.tokenizer,
         workers=options.workers,
+        # a --tokenizer that does not load fails here, before any work
+        tokenizers=tokenizers_for(chosen, options.tokenizer),
     )
-    get_counter(options.tokenizer)  # a tokenizer that does not load fails before any work
     runners: list[JudgeRunner] = []
 
     def start_judge() -> JudgeRunner:
@@ -166,7 +188,7 @@ def _analyze(
     groups = aggregate(
         result.scored, result.dropped, options.bootstrap, options.confidence, options.seed
     )
-    files = write_reports(options.output, groups, result.scored, options.settings())
+    files = write_reports(options.output, groups, result.scored, options.settings(), skipped)
     if plotter is not None:
         files += plotter.write(options.output, groups)
     return Analysis(
@@ -175,7 +197,19 @@ def _analyze(
         files=files,
         judge_stats=runners[0].stats if runners else None,
         dropped=dict(result.dropped),
+        skipped=list(skipped),
     )
+
+
+def _check_golds(samples: Sequence[Sample]) -> None:
+    """A sample whose log had no usable gold (and that ``--gold`` did not supply) stops the
+    run, naming where: it cannot be scored, and scoring it wrong would be silent."""
+    missing = [s for s in samples if not s.gold.strip()]
+    if missing:
+        raise InputFormatError(
+            f"{missing[0].where}: no gold answer ({len(missing)} samples have none); give the "
+            "dataset with --gold FILE"
+        )
 
 
 def _judge_runner(options: AnalyzeOptions) -> JudgeRunner:

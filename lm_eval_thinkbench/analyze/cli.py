@@ -21,13 +21,15 @@ from lm_eval_thinkbench.analyze.score import CORRECTNESS, LOCATORS, SPLITS
 from lm_eval_thinkbench.judge.cache import CACHE_ENV
 from lm_eval_thinkbench.judge.settings import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, JudgeSettings
 from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, DEFAULT_SWITCH_PHRASES
-from lm_eval_thinkbench.trace import MARKER_SETS
+from lm_eval_thinkbench.trace import AUTO, MARKER_SETS
 
 DESCRIPTION = """\
 Think-efficiency reports from logs you already have: lm-eval --log_samples output
-(thinkbench_math500, hendrycks_math500, minerva_math500, aime24, aime25, ...), EvalScope
-math_500 reviews/predictions, or a plain JSONL (id, problem, gold, response | reasoning +
-answer, optional level). Several runs are compared in one table and one figure.
+(thinkbench_math500, hendrycks_math500, minerva_math500, aime24, aime25, ...; other tasks in
+the folder are left out and named), EvalScope math_500 reviews/predictions, Qwen2.5-Math /
+SkyThought evaluation outputs (idx, question, gt, code, pred, score), or a plain JSONL (id,
+problem, gold, response | reasoning + answer, optional level). Several runs are compared in
+one table and one figure.
 
 Metrics per subset (MATH level) and overall, each with a 95% bootstrap interval: accuracy,
 reasoning / first-correct / reflection tokens, token efficiency, thought switches, truncated
@@ -99,9 +101,10 @@ def build_parser() -> argparse.ArgumentParser:
         "boundaries (default: %(default)s)",
     )  # fmt: skip
     g.add_argument(
-        "--markers", choices=sorted(MARKER_SETS), default="think",
+        "--markers", choices=[AUTO, *sorted(MARKER_SETS)], default=AUTO,
         help="how the reasoning is delimited in the text when no separate reasoning field "
-        "was logged (default: %(default)s)",
+        "was logged; auto finds the family each run's responses show, none is a model that "
+        "does not reason (default: %(default)s)",
     )  # fmt: skip
     g.add_argument(
         "--truncated", choices=("lenient", "zero"), default="lenient",
@@ -110,9 +113,15 @@ def build_parser() -> argparse.ArgumentParser:
     )  # fmt: skip
     g.add_argument(
         "--tokenizer",
-        help="tokenizer that counts: a Hugging Face name or local folder (default: the "
-        "offline Qwen2.5 vocabulary)",
+        help="tokenizer that counts every model: a Hugging Face name or local folder "
+        "(default: each run's own, as its records or model arguments name it, if it loads "
+        "offline; else the offline Qwen2.5 vocabulary)",
     )
+    g.add_argument(
+        "--gold", type=Path, metavar="FILE",
+        help="the dataset (JSONL/JSON/CSV with problem and answer, e.g. MATH-500's "
+        "test.jsonl): its answers replace the logged golds, matched by problem text",
+    )  # fmt: skip
     g.add_argument(
         "--correctness", choices=CORRECTNESS, default="checker",
         help="accuracy from our answer checker (math-verify) on the final answer, or from "
@@ -214,6 +223,7 @@ def options_from_args(args: argparse.Namespace) -> AnalyzeOptions:
         markers=args.markers,
         truncated=args.truncated,
         tokenizer=args.tokenizer,
+        gold=args.gold,
         correctness=args.correctness,
         limit=args.limit,
         sample=args.sample,

@@ -9,6 +9,7 @@ old file or the new one.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import os
@@ -27,6 +28,7 @@ from lm_eval_thinkbench.analyze.aggregate import (
     Stat,
     finite,
 )
+from lm_eval_thinkbench.analyze.samples import Skipped
 from lm_eval_thinkbench.analyze.score import Scored
 
 #: Metrics shown in the markdown's second table (the first holds EvalScope's six).
@@ -36,14 +38,19 @@ _COUNT_METRICS = {"thought_num", "solution_rounds", "redundant_sections"}
 
 
 def write_reports(
-    output: Path, groups: Sequence[Group], scored: Sequence[Scored], settings: Mapping[str, Any]
+    output: Path,
+    groups: Sequence[Group],
+    scored: Sequence[Scored],
+    settings: Mapping[str, Any],
+    skipped: Sequence[Skipped] = (),
 ) -> list[Path]:
-    """Write the four report files into ``output``; returns their paths."""
+    """Write the four report files into ``output``; returns their paths. ``skipped`` are the
+    input files left out as not math, named in the summaries."""
     output.mkdir(parents=True, exist_ok=True)
     files = {
-        "summary.json": summary_json(groups, settings),
+        "summary.json": summary_json(groups, settings, skipped),
         "summary.csv": summary_csv(groups),
-        "summary.md": summary_markdown(groups, settings),
+        "summary.md": summary_markdown(groups, settings, skipped),
         "per_sample.jsonl": per_sample_jsonl(scored),
     }
     paths = []
@@ -65,12 +72,15 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def summary_json(groups: Sequence[Group], settings: Mapping[str, Any]) -> str:
+def summary_json(
+    groups: Sequence[Group], settings: Mapping[str, Any], skipped: Sequence[Skipped] = ()
+) -> str:
     payload = {
         "metrics_version": METRICS_VERSION,
         "settings": dict(settings),
         "metrics": [{"name": m.name, "label": m.label, "covers": m.covers} for m in METRICS],
         "groups": [_group_json(g) for g in groups],
+        "skipped": [dataclasses.asdict(s) for s in skipped],
     }
     return json.dumps(payload, indent=2, ensure_ascii=False) + "\n"
 
@@ -81,6 +91,8 @@ def _group_json(group: Group) -> dict[str, Any]:
         "model": group.model,
         "subset": group.subset,
         "samples": group.samples,
+        "tokenizer": group.tokenizer,
+        "markers": group.markers,
         "judge_errors": group.judge_errors,
         "dropped_max_tokens": group.dropped,
         "logged_verdict_disagreements": group.logged_disagreements,
@@ -113,13 +125,14 @@ def summary_csv(groups: Sequence[Group]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(
         ["model", "subset", "metric", "mean", "ci_low", "ci_high", "n", "samples",
-         "judge_errors", "dropped_max_tokens"]
+         "judge_errors", "dropped_max_tokens", "tokenizer"]
     )  # fmt: skip
     for g in groups:
         for name, stat in g.stats.items():
             writer.writerow(
                 [g.model, g.subset, name, _csv_number(stat.mean), _csv_number(stat.low),
-                 _csv_number(stat.high), stat.n, g.samples, g.judge_errors, g.dropped]
+                 _csv_number(stat.high), stat.n, g.samples, g.judge_errors, g.dropped,
+                 g.tokenizer]
             )  # fmt: skip
     return out.getvalue()
 
@@ -129,16 +142,25 @@ def _csv_number(value: float | None) -> str:
     return "" if value is None else repr(value)
 
 
-def summary_markdown(groups: Sequence[Group], settings: Mapping[str, Any]) -> str:
+def summary_markdown(
+    groups: Sequence[Group], settings: Mapping[str, Any], skipped: Sequence[Skipped] = ()
+) -> str:
     lines = ["# Think-efficiency report", ""]
     shown = ", ".join(f"{k}={v}" for k, v in settings.items() if v not in (None, ""))
     lines += [f"Settings: {shown}.", ""]
     lines += [
-        "Each cell: mean [95% bootstrap interval] (n covered samples). Token figures and "
-        "efficiencies over correctly answered samples; underthinking over wrong ones; the rest "
-        'over all samples. Definitions: README.md, section "thinkbench analyze".',
+        "Each cell: mean [95% bootstrap interval, resampling problems] (n covered samples). "
+        "Token figures and efficiencies over correctly answered samples; underthinking over "
+        "wrong ones; logged accuracy (the producing run's own grader) over the samples it "
+        'graded; the rest over all samples. Definitions: README.md, section "thinkbench '
+        'analyze".',
         "",
     ]
+    if skipped:
+        lines += ["## Left out: not math tasks", ""]
+        lines += ["| model | task | samples | why |", "|---|---|---:|---|"]
+        lines += [f"| {s.model} | {s.task} | {s.samples} | {s.reason} |" for s in skipped]
+        lines += [""]
     models = list(dict.fromkeys(g.model for g in groups))
     if len(models) > 1:
         overall = [g for g in groups if g.subset == OVERALL]
@@ -147,7 +169,13 @@ def summary_markdown(groups: Sequence[Group], settings: Mapping[str, Any]) -> st
         lines += _table(overall, "model", EXTRA, lambda g: g.model)
     for model in models:
         own = [g for g in groups if g.model == model]
+        overall = next(g for g in own if g.subset == OVERALL)
         lines += [f"## {model}", ""]
+        lines += [
+            f"Tokens counted with {overall.tokenizer or '–'}; reasoning markers: "
+            f"{overall.markers or '–'}.",
+            "",
+        ]
         lines += _table(own, "subset", PLOTTED, lambda g: g.subset)
         lines += _table(own, "subset", EXTRA, lambda g: g.subset)
         lines += _counts(own)

@@ -25,6 +25,8 @@ class Sample:
     tells apart several responses to one problem. ``logged_correct`` is the verdict the
     producing run logged for this response (a task's ``exact_match``, EvalScope's score),
     None when it logged none. ``where`` is ``file:line``, for error messages and the reader.
+    ``tokenizers`` are the tokenizers the run itself names, best first (the one its records
+    say counted, then its model's), so that analyze counts as the run did (``counting.py``).
     """
 
     model: str
@@ -37,10 +39,34 @@ class Sample:
     response: ModelResponse
     where: str
     logged_correct: bool | None = None
+    tokenizers: tuple[str, ...] = ()
 
     @property
     def key(self) -> tuple[str, str, str, int]:
         return (self.model, self.task, self.sample_id, self.repeat)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A samples file of a task that is not a math task (logic, ProcessBench, DeltaBench...).
+
+    It is left out of every figure, and the reports name it, so that another suite's samples
+    are never scored as math problems nor silently dropped.
+    """
+
+    model: str
+    task: str
+    samples: int
+    reason: str
+    path: str
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What the runs hold: the samples to score, and the files left out as not math."""
+
+    samples: list[Sample]
+    skipped: list[Skipped]
 
 
 _LEVEL = re.compile(r"\s*(?:level\s*)?([1-9])\s*", re.IGNORECASE)

@@ -17,10 +17,10 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from tqdm import tqdm
@@ -36,8 +36,8 @@ from lm_eval_thinkbench.efficiency import (
 from lm_eval_thinkbench.locate.rule import FirstCorrect, find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.steps import Span
-from lm_eval_thinkbench.tokens import get_counter
-from lm_eval_thinkbench.trace import split_trace
+from lm_eval_thinkbench.tokens import TokenCounter, get_counter
+from lm_eval_thinkbench.trace import MarkerSet, detect_markers, resolve_markers, split_trace
 
 if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judge is used
     from lm_eval_thinkbench.judge.client import JudgeReply, JudgeRunner
@@ -63,8 +63,9 @@ class ScoreOptions:
     ``correctness``: "checker" (our answer checker on the final answer) or "logged" (the
     verdict the producing run logged, where it logged one; the checker elsewhere).
     ``max_tokens``: drop responses longer than this (reasoning + answer), counted per subset.
-    ``tokenizer``: the counter's spec (``tokens.get_counter``). ``workers``: scoring processes
-    (1: in this process).
+    ``tokenizer``: the counter's spec (``tokens.get_counter``), for every model that
+    ``tokenizers`` (model -> spec, see ``counting.py``) does not name. ``workers``: scoring
+    processes (1: in this process).
     """
 
     config: ScoringConfig
@@ -74,6 +75,7 @@ class ScoreOptions:
     max_tokens: int | None = None
     tokenizer: str | None = None
     workers: int = 1
+    tokenizers: Mapping[str, str | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name, value, allowed in (
@@ -91,6 +93,14 @@ class ScoreOptions:
     @property
     def needs_judge(self) -> bool:
         return self.locator != "rule" or self.split == "llm"
+
+    def counter(self, model: str) -> TokenCounter:
+        """The counter of one model's samples."""
+        return get_counter(self.tokenizers.get(model, self.tokenizer))
+
+    def specs(self) -> list[str | None]:
+        """Every counter spec in use, to load them before the workers fork."""
+        return list(dict.fromkeys([self.tokenizer, *self.tokenizers.values()]))
 
 
 @dataclass(frozen=True)
@@ -119,10 +129,12 @@ class ScoreResult:
 class _Job:
     """One sample's local work, once its judge answers (if any) are in.
 
-    ``steps`` is None when the worker splits the reasoning itself (nothing here needed them).
+    ``markers`` is the marker set of the sample's run (see :func:`run_markers`); ``steps`` is
+    None when the worker splits the reasoning itself (nothing here needed them).
     """
 
     sample: Sample
+    markers: MarkerSet
     steps: Steps | None
     judged: Located | None
 
@@ -141,10 +153,11 @@ def score_samples(
     if options.needs_judge and judge is None:
         raise ValueError(f"locator={options.locator!r}, split={options.split!r} need a judge")
     workers = min(options.workers, max(1, len(samples) // MIN_SAMPLES_PER_WORKER))
+    markers = run_markers(samples, options.config.markers)
     pool = _start_pool(options, workers) if workers > 1 else None
     try:
         runner = judge() if options.needs_judge and judge is not None else None
-        pending, dropped = _submit(samples, options, runner)
+        pending, dropped = _submit(samples, markers, options, runner)
         scored = _collect(pending, options, pool, progress)
     finally:
         if pool is not None:  # every result is in: the workers stop while the report is made
@@ -152,33 +165,48 @@ def score_samples(
     return ScoreResult(scored, dropped)
 
 
+def run_markers(
+    samples: Sequence[Sample], setting: str | MarkerSet
+) -> dict[tuple[str, str], MarkerSet]:
+    """The marker set of each run (model and task): the one ``setting`` names, or under
+    ``auto`` the family the run's responses show (``trace.detect_markers``), as the harness
+    detects it per task; a cut-off thought that never wrote a marker is then still a thought."""
+    runs: defaultdict[tuple[str, str], list[Sample]] = defaultdict(list)
+    for s in samples:
+        runs[s.model, s.task].append(s)
+    named = resolve_markers(setting)
+    return {
+        run: named or detect_markers(s.response for s in members) for run, members in runs.items()
+    }
+
+
 def _submit(
-    samples: Sequence[Sample], options: ScoreOptions, runner: JudgeRunner | None
+    samples: Sequence[Sample],
+    markers: Mapping[tuple[str, str], MarkerSet],
+    options: ScoreOptions,
+    runner: JudgeRunner | None,
 ) -> tuple[list[Future[_Job]], Counter[tuple[str, str]]]:
     """Split every response, apply the length filter and ask the judge; futures of jobs.
 
     With no judge and no length filter, nothing is split here: the workers do it.
     """
-    config = options.config
-    counter = get_counter(options.tokenizer) if options.max_tokens is not None else None
     dropped: Counter[tuple[str, str]] = Counter()
     pending: list[Future[_Job]] = []
-    if counter is None and not options.needs_judge:
-        return [_done(_Job(sample, None, None)) for sample in samples], dropped
+    if options.max_tokens is None and not options.needs_judge:
+        jobs = [_Job(s, markers[s.model, s.task], None, None) for s in samples]
+        return [_done(job) for job in jobs], dropped
     for sample in samples:
-        trace = split_trace(sample.response, config.markers)
-        reasoning = trace.reasoning
-        too_long = (
-            counter is not None
-            and options.max_tokens is not None
-            and counter.count(reasoning) + counter.count(trace.answer) > options.max_tokens
-        )
-        if too_long:
-            dropped[sample.model, sample.subset] += 1
-            continue
+        marker_set = markers[sample.model, sample.task]
+        trace = split_trace(sample.response, marker_set)
+        if options.max_tokens is not None:
+            counter = options.counter(sample.model)
+            if counter.count(trace.reasoning) + counter.count(trace.answer) > options.max_tokens:
+                dropped[sample.model, sample.subset] += 1
+                continue
+        reasoning = trace.thought
         steps = _steps(sample, reasoning, options, runner)
         judged = _judge_located(sample, reasoning, steps, options, runner)
-        pending.append(_job(sample, steps, judged))
+        pending.append(_job(sample, marker_set, steps, judged))
     return pending, dropped
 
 
@@ -208,12 +236,12 @@ def _collect(
 
 def score_job(job: _Job, options: ScoreOptions) -> Scored:
     """Grade, locate (rule) and count one sample; the judge's answer is already in ``job``."""
-    config = options.config
-    counter = get_counter(options.tokenizer)
-    grader = default_grader()
+    config = replace(options.config, markers=job.markers)
     sample = job.sample
+    counter = options.counter(sample.model)
+    grader = default_grader()
     graded = grade_response(sample.response, sample.gold, config, grader)
-    reasoning = graded.trace.reasoning  # the reasoning the judge saw, split the same way
+    reasoning = graded.trace.thought  # the text the judge saw, split the same way
     steps = job.steps if job.steps is not None else config.split_steps(reasoning)
     checker_correct = graded.correct
     if options.correctness == "logged" and sample.logged_correct is not None:
@@ -265,13 +293,15 @@ def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
     notebook) keeps collecting its own garbage. math-verify is not loaded here: only the
     workers' graders need it, and each imports it beside its worker's first samples.
     """
-    get_counter(options.tokenizer)
+    specs = options.specs()
+    for spec in specs:
+        get_counter(spec)
     gc.freeze()
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
         initializer=_init_worker,
-        initargs=(options.tokenizer,),
+        initargs=(specs,),
     )
     try:
         for ready in [pool.submit(os.getpid) for _ in range(workers)]:
@@ -281,10 +311,11 @@ def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
     return pool
 
 
-def _init_worker(tokenizer: str | None) -> None:
-    """Load the counter and start the worker's grader: its process imports math-verify while
+def _init_worker(specs: list[str | None]) -> None:
+    """Load the counters and start the worker's grader: its process imports math-verify while
     this one scores the first samples."""
-    get_counter(tokenizer)
+    for spec in specs:
+        get_counter(spec)
     default_grader(preload=False).start(wait=False)
 
 
@@ -360,6 +391,7 @@ def _judge_located(
 
 def _job(
     sample: Sample,
+    markers: MarkerSet,
     steps: Future[Steps] | list[Span],
     judged: Future[Located] | None,
 ) -> Future[_Job]:
@@ -374,6 +406,7 @@ def _job(
             out.set_result(
                 _Job(
                     sample,
+                    markers,
                     steps.result() if isinstance(steps, Future) else steps,
                     judged.result() if judged is not None else None,
                 )

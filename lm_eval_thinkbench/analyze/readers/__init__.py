@@ -4,9 +4,10 @@ A run is a folder or a file, optionally labelled ``NAME=PATH`` (the label then n
 in every report). What a path is:
 
 * a folder with ``reviews/`` or ``predictions/``: EvalScope outputs (one model per subfolder);
-* a folder with ``samples_*.jsonl`` below it: lm-eval ``--log_samples`` output;
+* a folder with ``samples_*.jsonl`` below it: lm-eval ``--log_samples`` output (files of tasks
+  that are not math are :class:`Skipped`, see :mod:`.lm_eval`);
 * a JSONL file: recognised by its first record (lm-eval sample, EvalScope review or
-  prediction, or the plain schema of :mod:`.plain`).
+  prediction, a Qwen2.5-Math evaluation record, or the plain schema of :mod:`.plain`).
 
 Anything else is an :class:`InputFormatError` that names the path and the formats tried.
 """
@@ -18,18 +19,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from lm_eval_thinkbench.analyze.readers import evalscope, lm_eval, plain
-from lm_eval_thinkbench.analyze.samples import InputFormatError, Sample
+from lm_eval_thinkbench.analyze.readers import evalscope, lm_eval, plain, qwen_math
+from lm_eval_thinkbench.analyze.samples import InputFormatError, Inputs, Sample, Skipped
 
-FORMATS = ("auto", "lm-eval", "evalscope", "jsonl")
-_FILE_READERS: dict[str, Callable[[Path, str | None], list[Sample]]] = {
+FORMATS = ("auto", "lm-eval", "evalscope", "qwen-math", "jsonl")
+_FILE_READERS: dict[str, Callable[[Path, str | None], list[Sample] | Skipped]] = {
     "lm-eval": lm_eval.read_file,
     "evalscope": evalscope.read_file,
+    "qwen-math": qwen_math.read_file,
     "jsonl": plain.read_file,
 }
 _EXPECTED = (
     "an lm-eval output folder or samples_*.jsonl, an EvalScope output folder or "
-    "reviews/predictions JSONL, or a plain JSONL (id, problem, gold, response)"
+    "reviews/predictions JSONL, a Qwen2.5-Math evaluation JSONL (idx, question, gt, code), "
+    "or a plain JSONL (id, problem, gold, response)"
 )
 
 
@@ -41,43 +44,55 @@ def parse_run(spec: str) -> tuple[str | None, Path]:
     return None, Path(spec).expanduser()
 
 
-def read_runs(specs: Sequence[str], fmt: str = "auto") -> list[Sample]:
-    """Every sample of every run, with model labels made unique across runs.
+def read_runs(specs: Sequence[str], fmt: str = "auto") -> Inputs:
+    """Every sample of every run, with model labels made unique across runs, and the files
+    left out as not math.
 
     Labels given as ``NAME=`` are kept as they are (two runs with the same label are one model);
     labels taken from the files get a ``(2)``, ``(3)`` suffix when another run already used
-    them. The same response read twice (same model, task, id and repeat) is an error.
+    them. The same response read twice (same model, task, id and repeat) is an error, and so
+    are runs that hold nothing to score at all.
     """
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {FORMATS}, not {fmt!r}")
     samples: list[Sample] = []
+    skipped: list[Skipped] = []
     owner: dict[str, int] = {}
     for index, spec in enumerate(specs):
         label, path = parse_run(spec)
         run = read_path(path, fmt, label)
-        if label is None:
-            run = _unique_labels(run, owner, index)
-        samples.extend(run)
+        samples.extend(
+            run.samples if label is not None else _unique_labels(run.samples, owner, index)
+        )
+        skipped.extend(run.skipped)
+    if not samples:
+        left = "; ".join(f"{s.task} ({s.reason})" for s in skipped)
+        raise InputFormatError(f"no math samples to analyse; left out: {left}")
     _check_duplicates(samples)
-    return samples
+    return Inputs(samples, skipped)
 
 
-def read_path(path: Path, fmt: str = "auto", label: str | None = None) -> list[Sample]:
-    """The samples of one folder or file."""
+def read_path(path: Path, fmt: str = "auto", label: str | None = None) -> Inputs:
+    """The samples of one folder or file, and its files of tasks that are not math."""
     if not path.exists():
         raise InputFormatError(f"{path}: no such file or folder; expected {_EXPECTED}")
     if path.is_dir():
         files = _folder_files(path, fmt)
     else:
         files = [(_file_format(path) if fmt == "auto" else fmt, path)]
-    samples = []
+    samples: list[Sample] = []
+    skipped: list[Skipped] = []
     for kind, file in files:
-        samples.extend(_FILE_READERS[kind](file, label))
+        got = _FILE_READERS[kind](file, label)
+        if isinstance(got, Skipped):
+            skipped.append(got)
+        else:
+            samples.extend(got)
     if label is not None and len({s.model for s in samples}) > 1:
         raise InputFormatError(f"{path}: holds several models; label them one by one")
-    if not samples:
+    if not samples and not skipped:
         raise InputFormatError(f"{path}: holds no samples; expected {_EXPECTED}")
-    return samples
+    return Inputs(samples, skipped)
 
 
 def _folder_files(folder: Path, fmt: str) -> list[tuple[str, Path]]:
@@ -87,8 +102,8 @@ def _folder_files(folder: Path, fmt: str) -> list[tuple[str, Path]]:
         found = lm_eval.find_files(folder)
         if found:
             return [("lm-eval", f) for f in found]
-    if fmt == "jsonl":
-        return [("jsonl", f) for f in sorted(folder.glob("*.jsonl"))]
+    if fmt in ("jsonl", "qwen-math"):
+        return [(fmt, f) for f in sorted(folder.glob("*.jsonl"))]
     raise InputFormatError(f"{folder}: unknown format; expected {_EXPECTED}")
 
 
@@ -104,6 +119,8 @@ def _file_format(path: Path) -> str:
         return "lm-eval"
     if evalscope.is_evalscope_record(record):
         return "evalscope"
+    if qwen_math.is_qwen_math_record(record):
+        return "qwen-math"
     if plain.is_plain_record(record):
         return "jsonl"
     keys = ", ".join(sorted(record)[:12]) if isinstance(record, dict) else type(record).__name__

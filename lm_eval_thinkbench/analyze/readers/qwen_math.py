@@ -1,0 +1,109 @@
+"""Output of the Qwen2.5-Math evaluation scripts (also used by SkyThought): one JSON line per
+problem with ``idx``, ``question``, ``gt`` (the scripts' parsed gold answer), ``level``,
+``code`` (the responses), ``pred`` (their extracted answers) and ``score`` (their grader's
+verdict per response).
+
+``code``, ``pred`` and ``score`` are lists, or lists written as strings (JSON, or Python
+literals such as ``[True]``); they are read with ``json.loads``, then ``ast.literal_eval``
+(which evaluates literals only, never code). Each response of ``code`` is one sample (its
+repeat is its position), and ``score`` is kept as the logged verdict, so a report shows our
+accuracy beside the scripts' grader's.
+
+The gold is ``gt``. The scripts normalise it, and for some problems lose part of it (MATH-500
+matrices lose their ``\\\\`` row breaks: ``\\begin{pmatrix}-7165\\end{pmatrix}``); ``--gold``
+replaces it with the dataset's own answer (``analyze.gold``). The file carries neither model
+nor task name (its path does, in the scripts' ``outputs/<model>/.../<data>/`` layout): both
+default to the file name, and ``NAME=PATH`` names the model.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+from typing import Any
+
+from lm_eval_thinkbench.analyze.samples import (
+    InputFormatError,
+    Sample,
+    parse_level,
+    subset_name,
+)
+from lm_eval_thinkbench.datafiles import json_lines
+from lm_eval_thinkbench.response import ModelResponse
+
+REQUIRED = ("idx", "question", "gt", "code")
+
+
+def is_qwen_math_record(record: object) -> bool:
+    return isinstance(record, dict) and all(k in record for k in REQUIRED)
+
+
+def read_file(path: Path, model: str | None = None) -> list[Sample]:
+    """Every response in one output file of the Qwen2.5-Math evaluation scripts."""
+    samples: list[Sample] = []
+    with path.open(encoding="utf-8") as f:
+        for lineno, record in json_lines(f, path, InputFormatError):
+            samples.extend(_samples(record, path, model, f"{path}:{lineno}"))
+    return samples
+
+
+def _samples(record: Any, path: Path, model: str | None, where: str) -> list[Sample]:
+    if not is_qwen_math_record(record):
+        raise InputFormatError(
+            f"{where}: not a Qwen2.5-Math evaluation record (needs {', '.join(REQUIRED)})"
+        )
+    responses = _list(record["code"], where, "code")
+    scores = _list(record["score"], where, "score") if "score" in record else []
+    verdicts = [s if isinstance(s, bool) else None for s in scores]
+    if len(verdicts) != len(responses):  # a score per response, or none is usable
+        verdicts = [None] * len(responses)
+    gold = _gold(record)
+    task = path.stem
+    return [
+        Sample(
+            model=model or path.stem,
+            task=task,
+            subset=subset_name(parse_level(record.get("level")), task),
+            sample_id=str(record["idx"]),
+            repeat=k,
+            problem=str(record["question"]),
+            gold=gold,
+            response=ModelResponse(content="" if text is None else str(text)),
+            where=where,
+            logged_correct=verdicts[k],
+        )
+        for k, text in enumerate(responses)
+    ]
+
+
+def _gold(record: dict[str, Any]) -> str:
+    """The dataset's own final answer when the record kept it (``answer`` as a LaTeX string, as
+    MATH, AIME and most sets give it; not GSM8K's worked ``#### answer``), else ``gt``; empty
+    when neither is usable (``--gold`` can still supply it)."""
+    answer = record.get("answer")
+    if isinstance(answer, str) and answer.strip() and "####" not in answer:
+        return answer
+    gt = record["gt"]
+    if isinstance(gt, list) and len(gt) == 1:
+        gt = gt[0]
+    return str(gt) if isinstance(gt, (str, int, float)) and not isinstance(gt, bool) else ""
+
+
+def _list(value: object, where: str, field: str) -> list[Any]:
+    """A list field, as a list or a list written as a string (JSON or a Python literal); a
+    string that is neither is one element (a single response)."""
+    if isinstance(value, list):
+        return value
+    if isinstance(value, str):
+        for parse in (json.loads, ast.literal_eval):
+            try:
+                parsed = parse(value)
+            except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+                continue
+            if isinstance(parsed, list):
+                return parsed
+        return [value]
+    if value is None or isinstance(value, (bool, int, float)):
+        return [value]
+    raise InputFormatError(f"{where}: '{field}' is neither a list nor a string")
