@@ -1,0 +1,85 @@
+"""End to end: hostile model output never costs a run.
+
+A scripted OpenAI-compatible server on 127.0.0.1 answers each MATH-500 problem with one
+hostile response (a million spaces, a 5,000-digit integer, unbalanced or deeply nested braces,
+a lone surrogate, null content, thousands of distinct candidate values, ...), and plain
+``lm_eval --model local-chat-completions`` runs the task: it must finish, write one scored
+record per document, and stay within the per-sample budget the README states.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+
+import pytest
+from e2e_support import BIN, read_results, run_cli
+from support.fake_openai import FakeOpenAIServer
+
+from lm_eval_thinkbench import TASKS_DIR
+from lm_eval_thinkbench.cli import tasks_installed
+from lm_eval_thinkbench.harness.data import read_jsonl
+
+pytestmark = pytest.mark.e2e
+
+#: Seconds of scoring per hostile sample the README promises at most (grading deadline 5 s).
+BUDGET_S = 10.0
+
+HOSTILE: list[object] = [
+    "<think>" + " " * 1_000_000 + "</think> \\boxed{1}",
+    "\t\u00a0\u3000" * 400_000,
+    "<think>big</think>\\boxed{" + "9" * 5000 + "}",
+    "<think>The answer is" + " " * 40_000 + "\\boxed{3}</think>\\boxed{3}",
+    "<think>x\ud800</think>\\boxed{\ud800}",
+    "<think>a</think>\\boxed{" + "{" * 50_000 + "}" * 50_000 + "}",
+    '{"thinkbench_response": 1, "content": ' + "[" * 100_000,
+    None,
+    "<think>tower</think>\\boxed{5^{5^{5^{5^{5^{5}}}}}}",
+    "<think>" + " ".join(f"So x = {i}." for i in range(20_000)) + "</think>\\boxed{7}",
+    "\\boxed{" * 100_000,
+    "<think>" + "So " * 100_000 + "the answer is " * 50_000 + "</think>",
+    "<think>\u0663\u200f\u202e emoji \U0001f600 e\u0301</think>\\boxed{\u0663}",
+    "<think>" + ("Wait, " * 200_000) + "</think>\\boxed{2}",
+    "</think>" * 100_000,
+    "\x00\x01\x02 <think>\x7f</think> \\boxed{\x00}",
+]
+
+
+def test_hostile_responses_are_scored_and_logged(tmp_path, math500_path):
+    docs = [d for d in read_jsonl(math500_path) if d["level"] == 2][: len(HOSTILE)]
+    rules = [
+        {"match": doc["problem"][-60:], "content": reply, "reasoning_field": None}
+        for doc, reply in zip(docs, HOSTILE, strict=True)
+    ]
+    env = {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path), "HF_HUB_OFFLINE": "1"}
+    with FakeOpenAIServer(tmp_path / "server", rules, reasoning_field="none") as server:
+        start = time.monotonic()
+        run_cli(
+            [
+                str(BIN / "lm_eval"),
+                "--model",
+                "local-chat-completions",
+                "--model_args",
+                f"model=fake-model,base_url={server.base_url}/chat/completions,"
+                "max_retries=1,num_concurrent=4",
+                "--tasks",
+                "thinkbench_math500_level2",
+                "--limit",
+                str(len(HOSTILE)),
+                "--apply_chat_template",
+                "--log_samples",
+                "--output_path",
+                str(tmp_path / "out"),
+                *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
+            ],
+            env,
+        )
+        elapsed = time.monotonic() - start
+    results, samples = read_results(tmp_path / "out")
+    assert len(samples) == len(HOSTILE)
+    for sample in samples:
+        record = json.loads(sample["filtered_resps"][0][0])
+        assert isinstance(record["correct"], bool) and record["reasoning_tokens"] >= 0
+    assert results["results"]["thinkbench_math500_level2"]["exact_match,thinkbench"] >= 0
+    assert elapsed < 30 + BUDGET_S * len(HOSTILE)
