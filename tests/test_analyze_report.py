@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from support.data import R1_TRACE_NAMES, r1_traces
 
@@ -137,6 +139,49 @@ def test_bootstrap_interval():
     assert mean_with_interval(values, 1000, 0.95, "s") == stat
     assert mean_with_interval([], 1000, 0.95, "s").mean is None
     assert mean_with_interval([3.0], 1000, 0.95, "s").low == 3.0
+
+
+def test_bootstrap_resamples_problems_with_their_repeats():
+    """Repeats of a problem move together (a hard problem is hard every time), so 20 problems
+    x 4 repeats carry about the information of 20 samples, not 80: the interval resamples
+    problems. It equals a cluster bootstrap computed by hand from the same draws."""
+    clusters = [p for p in range(20) for _ in range(4)]
+    values = [float(p % 3 == 0 or (p == 1 and k < 2)) for p in range(20) for k in range(4)]
+    naive = mean_with_interval(values, 2000, 0.95, "repeats")
+    clustered = mean_with_interval(values, 2000, 0.95, "repeats", clusters=clusters)
+    assert clustered.mean == naive.mean and clustered.n == naive.n == 80
+    assert clustered.high - clustered.low > 1.6 * (naive.high - naive.low)
+
+    rng = np.random.default_rng(int(hashlib.sha256(b"repeats").hexdigest()[:16], 16))
+    per_problem = [[v for v, c in zip(values, clusters, strict=True) if c == p] for p in range(20)]
+    means = []
+    for drawn in rng.integers(0, 20, size=(2000, 20)):
+        pooled = [v for p in drawn for v in per_problem[p]]
+        means.append(sum(pooled) / len(pooled))
+    low, high = np.percentile(means, [2.5, 97.5])
+    assert (clustered.low, clustered.high) == pytest.approx((low, high), abs=1e-12)
+    # one sample per problem: the ordinary bootstrap, to the last bit
+    assert mean_with_interval(values, 500, 0.95, "s", clusters=list(range(80))) == (
+        mean_with_interval(values, 500, 0.95, "s")
+    )
+
+
+def test_reported_intervals_resample_problems(tmp_path):
+    """In a report, a metric's interval is the cluster bootstrap over the problem ids."""
+    rows = [
+        {"id": p, "repeat": k, "problem": f"p{p}", "gold": "4",
+         "response": f"<think>So it is {4 if p % 2 else 5}.</think>\\boxed{{{4 if p % 2 else 5}}}"}
+        for p in range(12) for k in range(3)
+    ]  # fmt: skip
+    result = analyze(AnalyzeOptions(runs=[str(plain(tmp_path / "rep.jsonl", rows))],
+                                    output=tmp_path / "o", plots=False, progress=False,
+                                    workers=1))  # fmt: skip
+    overall = result.groups[-1]
+    values = [float(s.record.correct) for s in result.scored]
+    ids = [("rep", s.sample.sample_id) for s in result.scored]
+    seed = "0|rep|overall|accuracy"
+    assert overall.stats["accuracy"] == mean_with_interval(values, 1000, 0.95, seed, clusters=ids)
+    assert overall.stats["accuracy"] != mean_with_interval(values, 1000, 0.95, seed)
 
 
 def test_max_tokens_drops_are_counted(tmp_path):
