@@ -3,7 +3,10 @@
 The simulated critic (``thinkbench-sim``) answers every ProcessBench and DeltaBench document with
 a verdict fixed by ``processbench_truth`` / ``deltabench_truth``; the figures expected below are
 computed from those verdicts and the data's labels with the benchmarks' formulas written out
-here, not with the plugin's parser, scorer or group re-weighting.
+here, not with the plugin's parser, scorer or group re-weighting. A critic that writes no
+reasoning (GPT-4o-like, ``thinkbench-sim-server --critic-style plain``) is run through plain
+``lm_eval`` with no marker setting, and its ProcessBench F1s are also checked against
+ProcessBench's own script replayed on the replies it served.
 """
 
 from __future__ import annotations
@@ -18,11 +21,18 @@ from statistics import fmean
 
 import pytest
 from e2e_support import BIN, read_results, run_cli, sim_server
+from test_critic_official import official_f1, official_prediction
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.critic import data
-from lm_eval_thinkbench.simulate.critic import deltabench_truth, processbench_truth
+from lm_eval_thinkbench.simulate.critic import (
+    PLAIN,
+    REASONING,
+    deltabench_truth,
+    processbench_truth,
+    respond_processbench,
+)
 
 pytestmark = pytest.mark.e2e
 REPO = Path(__file__).resolve().parent.parent
@@ -41,6 +51,7 @@ def _processbench_folder() -> Path:
 
 
 def _run(out: Path, tasks: str, seed: int, env: dict[str, str], *extra: str) -> tuple[dict, list]:
+    """The results JSON (all of it) and the logged samples of a ``thinkbench-eval`` run."""
     if not tasks_installed():
         env = {**env, "PYTHONPATH": str(REPO)}
     cmd = [
@@ -59,8 +70,7 @@ def _run(out: Path, tasks: str, seed: int, env: dict[str, str], *extra: str) -> 
         *extra,
     ]
     run_cli(cmd, env, timeout=300)
-    results, samples = read_results(out)
-    return results["results"], samples
+    return read_results(out)
 
 
 def _base_env(**extra: str) -> dict[str, str]:
@@ -79,8 +89,11 @@ def _assert_close(got: dict, want: dict[str, float], where: str) -> None:
 # ----- ProcessBench --------------------------------------------------------------------------
 
 
-def _processbench_expected(docs: list[dict]) -> dict[str, float]:
-    predictions = [processbench_truth(d, PB_SEED).prediction for d in docs]
+def _processbench_expected(
+    docs: list[dict], reading: str = "official", style: str = REASONING, seed: int = PB_SEED
+) -> dict[str, float]:
+    truths = [processbench_truth(d, seed, style) for d in docs]
+    predictions = [t.prediction if reading == "official" else t.tolerant for t in truths]
     pairs = list(zip(docs, predictions, strict=True))
     on_error = [p == d["label"] for d, p in pairs if d["label"] != -1]
     on_correct = [p == -1 for d, p in pairs if d["label"] == -1]
@@ -94,18 +107,12 @@ def _processbench_expected(docs: list[dict]) -> dict[str, float]:
     }
 
 
-def test_processbench_full_data_through_lm_eval(tmp_path):
-    folder = _processbench_folder()
-    results, samples = _run(
-        tmp_path,
-        "thinkbench_processbench",
-        PB_SEED,
-        _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
-    )
+def _assert_processbench(results: dict, folder: Path, **expected: object) -> dict[str, float]:
+    """Every subset's figures and the group's, as :func:`_processbench_expected` says."""
     per_subset = {}
     for subset in data.PROCESSBENCH_SUBSETS:
         docs = data.processbench_docs(subset, folder)
-        per_subset[subset] = (len(docs), _processbench_expected(docs))
+        per_subset[subset] = (len(docs), _processbench_expected(docs, **expected))
         _assert_close(results[f"thinkbench_processbench_{subset}"], per_subset[subset][1], subset)
     # The group: the plain average over the four subsets (the paper's "Avg. F1"), except the
     # unparsed share, pooled over all 3,400 samples.
@@ -116,9 +123,56 @@ def test_processbench_full_data_through_lm_eval(tmp_path):
     total = sum(n for n, _ in per_subset.values())
     group["unparsed"] = sum(n * want["unparsed"] for n, want in per_subset.values()) / total
     _assert_close(results["thinkbench_processbench"], group, "group")
-    assert len(samples) == total == 3400
+    return {subset: want["f1"] for subset, (_, want) in per_subset.items()}
+
+
+def _records(sample: dict) -> list[dict]:
+    """A logged sample's records: one JSON text per repeat, for each of its requests."""
+    return [json.loads(r) for per_request in sample["filtered_resps"] for r in per_request]
+
+
+def _readings(run: dict, samples: list[dict]) -> tuple[set[str], set[str]]:
+    """The reading the ProcessBench task configs state, and the one their records carry."""
+    stated = {
+        c["metadata"]["processbench_reading"]
+        for name, c in run["configs"].items()
+        if name.startswith("thinkbench_processbench_")
+    }
+    used = {record["reading"] for s in samples if "error_acc" in s for record in _records(s)}
+    return stated, used
+
+
+def test_processbench_full_data_through_lm_eval(tmp_path):
+    folder = _processbench_folder()
+    run, samples = _run(
+        tmp_path,
+        "thinkbench_processbench",
+        PB_SEED,
+        _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
+    )
+    _assert_processbench(run["results"], folder)
+    assert len(samples) == 3400
     statuses = {item["status"] for s in samples for item in s["unparsed"]}
     assert statuses == {"ok", "unparsed", "truncated"}
+    # By default the box is read as ProcessBench's own script reads it, and the results say so.
+    assert _readings(run, samples) == ({"official"}, {"official"})
+
+
+def test_processbench_tolerant_reading_through_lm_eval(tmp_path):
+    folder = _processbench_folder()
+    run, samples = _run(
+        tmp_path,
+        "thinkbench_processbench_gsm8k",
+        PB_SEED,
+        _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
+        "--metadata",
+        json.dumps({"processbench_reading": "tolerant"}),
+    )
+    docs = data.processbench_docs("gsm8k", folder)
+    want = _processbench_expected(docs, reading="tolerant")
+    _assert_close(run["results"]["thinkbench_processbench_gsm8k"], want, "gsm8k")
+    assert want["f1"] != _processbench_expected(docs)["f1"]
+    assert _readings(run, samples) == ({"tolerant"}, {"tolerant"})
 
 
 def test_processbench_through_plain_lm_eval_over_http(tmp_path, math500_path):
@@ -148,13 +202,60 @@ def test_processbench_through_plain_lm_eval_over_http(tmp_path, math500_path):
         _assert_close(results[f"thinkbench_processbench_{subset}"], want, subset)
 
 
+def test_non_reasoning_critic_through_plain_lm_eval_over_http(tmp_path, math500_path):
+    """A critic that writes no ``<think>`` (GPT-4o-like), with no marker setting: every
+    ProcessBench sample and the DeltaBench fixture, through lm-eval's own chat model."""
+    folder, fixture, seed = _processbench_folder(), FIXTURES / "deltabench_sample.jsonl", 11
+    served = ("--processbench", str(folder), "--deltabench", str(fixture))
+    with sim_server(math500_path, *served, "--critic-style", "plain") as url:
+        run_cli(
+            [
+                str(BIN / "lm_eval"),
+                "--model",
+                "local-chat-completions",
+                "--model_args",
+                f"model=sim,base_url={url}/chat/completions,num_concurrent=8,seed={seed}",
+                "--tasks",
+                "thinkbench_processbench,thinkbench_deltabench",
+                "--apply_chat_template",
+                "--metadata",
+                json.dumps({"deltabench_path": str(fixture)}),
+                "--log_samples",
+                "--output_path",
+                str(tmp_path),
+                *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
+            ],
+            _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
+        )
+    run, samples = read_results(tmp_path)
+    results = run["results"]
+    f1s = _assert_processbench(results, folder, style=PLAIN, seed=seed)
+    # ProcessBench's run_eval.py, replayed on the replies the server sent, gives the same F1s.
+    for subset, f1 in f1s.items():
+        res_data = []
+        for doc in data.processbench_docs(subset, folder):
+            pred = official_prediction(respond_processbench(doc, seed, PLAIN).content)
+            res_data.append({"label": doc["label"], "match": pred == doc["label"]})
+        assert 0 < f1 < 1
+        assert results[f"thinkbench_processbench_{subset}"]["f1,critic"] * 100 == pytest.approx(
+            official_f1(res_data), rel=1e-12
+        )
+        assert f1 * 100 == pytest.approx(official_f1(res_data), rel=1e-12)
+    _assert_deltabench(results, data.deltabench_docs(fixture), False, seed=seed, style=PLAIN)
+    # Nothing was taken for a cut-off thought.
+    statuses = {record["status"] for s in samples for record in _records(s)}
+    assert "truncated" not in statuses and {"ok", "unparsed", "error"} <= statuses
+
+
 # ----- DeltaBench ----------------------------------------------------------------------------
 
 
-def _deltabench_expected(docs: list[dict], reference_filter: bool) -> dict[str, float]:
+def _deltabench_expected(
+    docs: list[dict], reference_filter: bool, seed: int = DB_SEED, style: str = REASONING
+) -> dict[str, float]:
     rows, unparsed, excluded = [], [], []
     for doc in docs:
-        flagged = deltabench_truth(doc, DB_SEED).sections
+        flagged = deltabench_truth(doc, seed, style).sections
         unparsed.append(flagged is None)
         truth = set(doc["truth_sections"])
         excluded.append(bool(doc["data_error"]) or not truth)
@@ -184,6 +285,21 @@ def _deltabench_expected(docs: list[dict], reference_filter: bool) -> dict[str, 
     }
 
 
+def _assert_deltabench(results: dict, docs: list[dict], reference_filter: bool, **how) -> None:
+    """Every domain's figures and the group's; only the domains ``docs`` has are run."""
+    by_domain = defaultdict(list)
+    for doc in docs:
+        by_domain[doc["domain"]].append(doc)
+    for domain, domain_docs in by_domain.items():
+        want = _deltabench_expected(domain_docs, reference_filter, **how)
+        _assert_close(results[f"thinkbench_deltabench_{domain}"], want, domain)
+    ran = {name for name in results if name.startswith("thinkbench_deltabench_")}
+    assert ran == {f"thinkbench_deltabench_{d}" for d in by_domain}
+    # The group is the whole benchmark, pooled exactly over the domains.
+    want = _deltabench_expected(docs, reference_filter, **how)
+    _assert_close(results["thinkbench_deltabench"], want, "group")
+
+
 @pytest.mark.parametrize(
     ("fixture", "reference_filter"),
     [("deltabench_sample.jsonl", False), ("deltabench_sample.csv", True)],
@@ -191,7 +307,7 @@ def _deltabench_expected(docs: list[dict], reference_filter: bool) -> dict[str, 
 def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reference_filter):
     path = FIXTURES / fixture
     metadata = {"deltabench_path": str(path), "deltabench_reference_filter": reference_filter}
-    results, samples = _run(
+    run, samples = _run(
         tmp_path,
         "thinkbench_deltabench",
         DB_SEED,
@@ -200,16 +316,9 @@ def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reference_filter)
         json.dumps(metadata),
     )
     docs = data.deltabench_docs(path)
-    by_domain = defaultdict(list)
-    for doc in docs:
-        by_domain[doc["domain"]].append(doc)
-    for domain, domain_docs in by_domain.items():
-        want = _deltabench_expected(domain_docs, reference_filter)
-        _assert_close(results[f"thinkbench_deltabench_{domain}"], want, domain)
-    # The group is the whole benchmark, pooled exactly over the domains.
-    _assert_close(
-        results["thinkbench_deltabench"], _deltabench_expected(docs, reference_filter), "group"
-    )
+    _assert_deltabench(run["results"], docs, reference_filter)
+    stated = {c["metadata"]["deltabench_reference_filter"] for c in run["configs"].values()}
+    assert stated == {reference_filter}
     assert len(samples) == len(docs) == 11
     scenarios = {
         deltabench_truth(d, DB_SEED).scenario
@@ -219,3 +328,27 @@ def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reference_filter)
     assert {"no_error", "partial", "out_of_range", "free_form", "unparseable"} <= scenarios
     broken = next(s for s in samples if s["doc"]["id"] == "fx-math-4")
     assert "is not a list of section numbers" in broken["f1_macro"][0]["excluded"]
+
+
+def test_deltabench_group_with_an_empty_domain_reports_the_other_domains(tmp_path):
+    """A local file without PCB rows: the group runs the three other domains and pools them."""
+    lines = (FIXTURES / "deltabench_sample.jsonl").read_text().splitlines()
+    path = tmp_path / "no_pcb.jsonl"
+    path.write_text("\n".join(x for x in lines if json.loads(x)["task_l1"] != "PCB") + "\n")
+    run, samples = _run(
+        tmp_path / "out",
+        "thinkbench_deltabench",
+        DB_SEED,
+        _base_env(),
+        "--metadata",
+        json.dumps({"deltabench_path": str(path)}),
+    )
+    docs = data.deltabench_docs(path)
+    assert {d["domain"] for d in docs} == {"math", "code", "general"}
+    _assert_deltabench(run["results"], docs, False)
+    assert run["group_subtasks"]["thinkbench_deltabench"] == [
+        "thinkbench_deltabench_math",
+        "thinkbench_deltabench_code",
+        "thinkbench_deltabench_general",
+    ]
+    assert len(samples) == len(docs) == 9

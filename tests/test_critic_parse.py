@@ -6,9 +6,12 @@ from lm_eval_thinkbench.critic.harness import deltabench_record, processbench_re
 from lm_eval_thinkbench.critic.parse import (
     ERROR,
     NO_ERROR,
+    TOLERANT,
     UNPARSED,
+    official_step_index,
     parse_sections,
     parse_step_index,
+    read_step_index,
 )
 
 
@@ -22,6 +25,7 @@ from lm_eval_thinkbench.critic.parse import (
         ("$\\boxed{\\text{paragraph } 4}$", 4),
         ("\\boxed{paragraph_5}", 5),
         ("\\boxed{−1}", -1),
+        ("\\boxed{+3}", 3),
         ("first \\boxed{1}, on reflection \\boxed{0}", 0),
         ("The error is in paragraph 2.", None),
         ("\\boxed{2 or 3}", None),
@@ -30,24 +34,93 @@ from lm_eval_thinkbench.critic.parse import (
         ("", None),
     ],
 )
-def test_processbench_index_is_the_single_integer_of_the_last_box(answer, index):
+def test_processbench_tolerant_reading_is_the_single_integer_of_the_last_box(answer, index):
     assert parse_step_index(answer).index == index
+    assert read_step_index(answer, TOLERANT).index == index
+
+
+@pytest.mark.parametrize(
+    ("answer", "index"),
+    [
+        ("The earliest error is in paragraph 2.\n\n\\boxed{2}", 2),
+        ("All paragraphs are correct. $\\boxed{-1}$", -1),
+        ("\\boxed{ 3 }", 3),
+        ("\\boxed{+3}", 3),
+        ("\\boxed{３}", 3),  # int() reads any Unicode decimal digit
+        ("\\boxed{1_0}", 10),  # and underscores between digits
+        ("\\boxed{2} and then some text, even 7.", 2),
+        ("first \\boxed{1}, on reflection \\boxed{0}", 0),
+        # read differently from the tolerant reading:
+        ("\\boxed{3.}", None),
+        ("\\boxed{paragraph 3}", None),
+        ("$\\boxed{\\text{paragraph } 4}$", None),  # the match ends at the inner brace
+        ("\\boxed{\\text{3}}", None),
+        ("\\boxed{−1}", None),  # a Unicode minus is no sign to int()
+        ("\\boxed{3} is my answer; the format asked for \\boxed{}.", None),  # last box empty
+        ("\\boxed{{3}}", None),
+        ("The error is in paragraph 2.", None),
+        ("\\boxed{2 or 3}", None),
+        ("", None),
+    ],
+)
+def test_processbench_official_reading(answer, index):
+    """ProcessBench's run_eval.py reading; tests/test_critic_official.py replays the script."""
+    assert official_step_index(answer).index == index
+    assert read_step_index(answer).index == index
+
+
+def test_processbench_unknown_reading_is_an_error():
+    with pytest.raises(ValueError, match="official, tolerant"):
+        read_step_index("\\boxed{1}", "lenient")
 
 
 def test_processbench_record_reads_only_the_answer_after_the_reasoning():
     raw = "<think>\nMaybe \\boxed{1}.\n</think>\n\nThe error is in paragraph 3. \\boxed{3}"
-    assert processbench_record(raw, "think") == {"status": "ok", "prediction": 3, "boxed": "3"}
+    assert processbench_record(raw, "think") == {
+        "status": "ok",
+        "prediction": 3,
+        "boxed": "3",
+        "reading": "official",
+    }
     draft_only = "<think>\nMaybe \\boxed{1}.\n</think>\n\nI am not sure."
     assert processbench_record(draft_only, "think")["status"] == UNPARSED
 
 
+def test_processbench_record_says_which_reading_it_used():
+    worded = "<think>\nok\n</think>\n\n$\\boxed{\\text{paragraph } 4}$"
+    official = processbench_record(worded, "think")
+    assert (official["status"], official["prediction"], official["reading"]) == (
+        UNPARSED,
+        None,
+        "official",
+    )
+    tolerant = processbench_record(worded, "think", TOLERANT)
+    assert (tolerant["prediction"], tolerant["reading"]) == (4, "tolerant")
+
+
 def test_processbench_record_of_a_truncated_critique_is_not_a_verdict():
     record = processbench_record("<think>\nSo far \\boxed{2} looks likely", "think")
-    assert record == {"status": "truncated", "prediction": None, "boxed": None}
+    assert record == {
+        "status": "truncated",
+        "prediction": None,
+        "boxed": None,
+        "reading": "official",
+    }
 
 
 def test_processbench_record_without_reasoning_markers():
     assert processbench_record("\\boxed{-1}", "none")["prediction"] == -1
+
+
+@pytest.mark.parametrize("markers", ["auto", "none"])
+def test_a_critic_that_writes_no_reasoning_is_read_on_its_whole_reply(markers):
+    """GPT-4o-style replies: no thought markers, the verdict straight away (``auto`` is the
+    default marker setting)."""
+    reply = "Paragraph 0 is correct.\nParagraph 1 is incorrect.\n\n\\boxed{1}"
+    record = processbench_record(reply, markers)
+    assert (record["status"], record["prediction"]) == ("ok", 1)
+    verdict = deltabench_record("Conclusion: yes\nError Section Number: 4\nExplanation: x", markers)
+    assert (verdict["status"], verdict["sections"]) == (ERROR, [4])
 
 
 @pytest.mark.parametrize(

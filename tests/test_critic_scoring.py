@@ -14,9 +14,9 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-import yaml
 from lm_eval.api.group import Group
 from lm_eval.config.group import AggMetricConfig
+from lm_eval.tasks._yaml_loader import load_yaml
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.critic import harness
@@ -202,7 +202,7 @@ def test_pooling_a_critic_that_never_flags_gives_zero_micro_precision():
 def _pool(leaves: list[dict], metrics) -> dict[str, float]:
     """The DeltaBench group YAML's own declarations, applied by the real Group.aggregate."""
     yaml_path = Path(TASKS_DIR) / "deltabench" / "_thinkbench_deltabench.yaml"
-    meta = yaml.safe_load(yaml_path.read_text())
+    meta = load_yaml(yaml_path, resolve_func=False)  # lm-eval's own reader: the YAML has tags
     agg = [AggMetricConfig(metric=m, filter_list=["critic"]) for m in metrics]
     group = Group("g", aggregate_metric_list=agg, metadata=meta["metadata"])
     names = [f"leaf{i}" for i in range(len(leaves))]

@@ -10,16 +10,21 @@ import pytest
 
 from lm_eval_thinkbench.critic import data
 from lm_eval_thinkbench.critic.harness import deltabench_record, processbench_record
+from lm_eval_thinkbench.critic.parse import TOLERANT
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.simulate import respond
 from lm_eval_thinkbench.simulate.critic import (
     DELTABENCH_WEIGHTS,
+    PLAIN,
     PROCESSBENCH_WEIGHTS,
+    REASONING,
     deltabench_truth,
     processbench_truth,
+    respond_critic,
     respond_deltabench,
     respond_processbench,
 )
+from lm_eval_thinkbench.simulate.server import _message
 
 FIXTURE = Path(__file__).parent / "fixtures" / "deltabench_sample.jsonl"
 
@@ -44,8 +49,32 @@ def test_processbench_answers_read_back_as_their_truth(gsm8k):
             trace = respond_processbench(doc, seed)
             seen[truth.scenario] += 1
             assert processbench_record(trace.inline(), "think")["prediction"] == truth.prediction
+            tolerant = processbench_record(trace.inline(), "think", TOLERANT)["prediction"]
+            assert tolerant == truth.tolerant
             assert trace.truth.truncated == (truth.scenario == "truncated")
     assert set(seen) == set(PROCESSBENCH_WEIGHTS)
+    # The readings disagree on some critiques, so a test can tell which one a run used.
+    assert any(processbench_truth(d).prediction != processbench_truth(d).tolerant for d in gsm8k)
+
+
+def test_plain_processbench_critiques_have_no_thought_and_read_back_as_their_truth(gsm8k):
+    seen = Counter()
+    for seed in range(3):
+        for doc in gsm8k:
+            truth = processbench_truth(doc, seed, PLAIN)
+            trace = respond_processbench(doc, seed, PLAIN)
+            seen[truth.scenario] += 1
+            assert trace.reasoning == "" and not trace.truth.truncated
+            assert "think" not in trace.content and trace.content.startswith("Paragraph 0 ")
+            # What the server sends: the reply alone, whatever reasoning field it is set to use.
+            assert _message(trace, "reasoning_content") == {
+                "role": "assistant",
+                "content": trace.content,
+            }
+            for reading, want in (("official", truth.prediction), (TOLERANT, truth.tolerant)):
+                got = processbench_record(trace.content, "auto", reading)
+                assert got["prediction"] == want and got["status"] != "truncated"
+    assert set(seen) == set(PROCESSBENCH_WEIGHTS) - {"truncated"}
 
 
 def test_processbench_truth_is_deterministic_and_seeded(gsm8k):
@@ -80,6 +109,34 @@ def test_deltabench_answers_read_back_as_their_truth():
             else:
                 assert tuple(record["sections"]) == truth.sections
     assert set(seen) == set(DELTABENCH_WEIGHTS)
+
+
+def test_plain_deltabench_critiques_have_no_thought_and_read_back_as_their_truth():
+    docs = data.deltabench_docs(FIXTURE)
+    seen = Counter()
+    for seed in range(40):
+        for doc in docs:
+            truth = deltabench_truth(doc, seed, PLAIN)
+            trace = respond_deltabench(doc, seed, PLAIN)
+            seen[truth.scenario] += 1
+            assert trace.reasoning == "" and "think" not in trace.content
+            record = deltabench_record(trace.content, "auto")
+            if truth.sections is None:
+                assert record["status"] == "unparsed"
+            else:
+                assert tuple(record["sections"]) == truth.sections
+    assert set(seen) == set(DELTABENCH_WEIGHTS) - {"truncated"}
+
+
+def test_critic_styles_are_seeded_apart_and_dispatched(gsm8k):
+    doc, delta = gsm8k[5], data.deltabench_docs(FIXTURE)[1]
+    assert respond_critic(doc, 1, REASONING) == respond(doc, seed=1)
+    assert respond_critic(delta, 2, PLAIN) == respond_deltabench(delta, 2, PLAIN)
+    assert respond_critic({"problem": "1+1?", "answer": "2"}, 0, PLAIN) is None
+    plain = [processbench_truth(d, 0, PLAIN).scenario for d in gsm8k]
+    assert plain != [processbench_truth(d, 0).scenario for d in gsm8k]
+    with pytest.raises(ValueError, match="unknown critic style"):
+        processbench_truth(doc, 0, "terse")
 
 
 def test_the_sim_model_dispatches_critic_documents(gsm8k):

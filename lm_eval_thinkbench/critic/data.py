@@ -26,11 +26,13 @@ from typing import Any
 
 import datasets
 
+from lm_eval_thinkbench.critic.parse import READINGS
 from lm_eval_thinkbench.datafiles import DatasetError, read_records
 from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.harness import settings
 
-log = logging.getLogger(__name__)
+# Under lm-eval's logger, so that an lm_eval run shows the lines (it configures only its own).
+log = logging.getLogger("lm_eval.thinkbench.critic")
 
 PROCESSBENCH_HF = "Qwen/ProcessBench"
 PROCESSBENCH_ENV = "THINKBENCH_PROCESSBENCH_PATH"
@@ -73,9 +75,21 @@ def load_processbench(subset: str, **metadata: Any) -> datasets.DatasetDict:
     A local folder holding ``<subset>.json`` is used when ``--metadata processbench_path=...``
     or ``THINKBENCH_PROCESSBENCH_PATH`` names one; otherwise the ``Qwen/ProcessBench`` split.
     """
-    settings.configure(metadata)
+    reading = settings.configure(metadata).processbench_reading
+    if reading not in READINGS:
+        raise ValueError(
+            f"processbench_reading {reading!r} is not one of {', '.join(READINGS)} "
+            "(official: as ProcessBench's run_eval.py reads the box; tolerant: see the README)"
+        )
     path = metadata.get("processbench_path") or os.environ.get(PROCESSBENCH_ENV)
     docs = processbench_docs(subset, path)
+    log.info(
+        "ProcessBench %s: %d samples, verdicts read with processbench_reading=%s%s",
+        subset,
+        len(docs),
+        reading,
+        " (as ProcessBench's own run_eval.py reads them)" if reading == "official" else "",
+    )
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
 
 
@@ -146,11 +160,22 @@ def load_deltabench(domain: str, **metadata: Any) -> datasets.DatasetDict:
     path = metadata.get("deltabench_path") or os.environ.get(DELTABENCH_ENV)
     docs = [d for d in deltabench_docs(path) if d["domain"] == domain]
     if not docs:
-        raise DatasetError(
-            f"DeltaBench data from {path or DELTABENCH_HF} has no {domain!r} rows (task_l1); "
-            f"run the other thinkbench_deltabench_* tasks instead"
+        raise NoRows(
+            f"DeltaBench data from {path or DELTABENCH_HF} has no {domain!r} rows (task_l1), "
+            f"so thinkbench_deltabench_{domain} has nothing to run (the thinkbench_deltabench "
+            "group leaves it out and reports the other domains)"
         )
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
+
+
+class NoRows(DatasetError):
+    """The data has no row for a task (a DeltaBench domain missing from a local file).
+
+    lm-eval 0.4.13 cannot build a task without documents (its constructor renders the first
+    one, its evaluator reads the first request). Run alone, such a task stops the run with this
+    message; inside a group it is left out and the group reports its other members
+    (``critic.harness.leave_out_empty_members``).
+    """
 
 
 def deltabench_docs(path: str | os.PathLike | None) -> list[dict[str, Any]]:

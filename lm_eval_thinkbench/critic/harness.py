@@ -14,13 +14,18 @@ carry ``excluded`` and count only in the ``excluded`` and ``unparsed`` shares.
 
 from __future__ import annotations
 
+import functools
+import logging
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from statistics import fmean
 from typing import Any
 
-from lm_eval_thinkbench.critic.parse import UNPARSED, parse_sections, parse_step_index
+from lm_eval.tasks._factory import TaskFactory
+
+from lm_eval_thinkbench.critic.data import NoRows
+from lm_eval_thinkbench.critic.parse import OFFICIAL, UNPARSED, parse_sections, read_step_index
 from lm_eval_thinkbench.critic.scoring import (
     SectionScore,
     processbench_summary,
@@ -31,10 +36,52 @@ from lm_eval_thinkbench.harness import groups, settings
 from lm_eval_thinkbench.harness.records import RecordFilter, records
 from lm_eval_thinkbench.trace import MarkerSet, split_trace
 
+log = logging.getLogger("lm_eval.thinkbench.critic")
+
 TRUNCATED = "truncated"
 NO_TRUTH = "no error sections in the ground truth"
 
 groups.install()
+
+
+# ----- groups with an empty member -----------------------------------------------------------
+
+
+def leave_out_empty_members() -> None:
+    """Let groups leave out members whose loader raised :class:`NoRows`.
+
+    lm-eval builds a group's members from its static list, and one member that cannot be built
+    stops the whole run. This wraps lm-eval 0.4.13's ``TaskFactory._build_group_members`` to
+    build the members one by one (the same call, one member at a time) and drop those without
+    rows, with a warning; a group none of whose members has rows still fails. The group's
+    figures then pool the members that ran (lm-eval's and ``harness.groups``' aggregation skip
+    absent members). For the wrapper to be in place before a group's members are built, the
+    group YAML must import this module: ``thinkbench_deltabench`` names its ``process_results``.
+    """
+    original = TaskFactory._build_group_members
+    if getattr(original, "_thinkbench", False):
+        return
+
+    @functools.wraps(original)
+    def build_members(self: TaskFactory, member_list: list, group_name: str, *args: Any) -> list:
+        built: list = []
+        empty: list[NoRows] = []
+        for member in member_list:
+            try:
+                built += original(self, [member], group_name, *args)
+            except NoRows as exc:
+                empty.append(exc)
+        if empty and not built:
+            raise empty[0]
+        for exc in empty:
+            log.warning("group %s: %s", group_name, exc)
+        return built
+
+    build_members._thinkbench = True  # type: ignore[attr-defined]
+    TaskFactory._build_group_members = build_members  # type: ignore[method-assign]
+
+
+leave_out_empty_members()
 
 
 # ----- filters -------------------------------------------------------------------------------
@@ -42,7 +89,7 @@ groups.install()
 
 class ProcessBenchFilter(RecordFilter):
     def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
-        return processbench_record(raw, self.markers)
+        return processbench_record(raw, self.markers, settings.current().processbench_reading)
 
 
 class DeltaBenchFilter(RecordFilter):
@@ -50,14 +97,27 @@ class DeltaBenchFilter(RecordFilter):
         return deltabench_record(raw, self.markers)
 
 
-def processbench_record(raw: object, markers: str | MarkerSet) -> dict[str, Any]:
-    """What a ProcessBench critic answered: ``status`` ok / unparsed / truncated."""
+def processbench_record(
+    raw: object, markers: str | MarkerSet, reading: str = OFFICIAL
+) -> dict[str, Any]:
+    """What a ProcessBench critic answered: ``status`` ok / unparsed / truncated, and the
+    ``reading`` (``official`` / ``tolerant``) that turned its box into a prediction.
+
+    The box is looked for in the answer: all of a reply without reasoning, what follows the
+    reasoning of one with it (the official script reads the whole output, so it also takes a
+    draft box from the reasoning when the answer has none, or from a cut-off critique).
+    """
     trace = split_trace(raw, markers)
     if trace.truncated:
-        return {"status": TRUNCATED, "prediction": None, "boxed": None}
-    verdict = parse_step_index(trace.answer)
+        return {"status": TRUNCATED, "prediction": None, "boxed": None, "reading": reading}
+    verdict = read_step_index(trace.answer, reading)
     status = "ok" if verdict.index is not None else UNPARSED
-    return {"status": status, "prediction": verdict.index, "boxed": verdict.boxed}
+    return {
+        "status": status,
+        "prediction": verdict.index,
+        "boxed": verdict.boxed,
+        "reading": reading,
+    }
 
 
 def deltabench_record(raw: object, markers: str | MarkerSet) -> dict[str, Any]:

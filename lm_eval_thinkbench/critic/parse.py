@@ -1,12 +1,16 @@
 """Read a critic's verdict out of its answer text (the part after its own reasoning).
 
-Critics are reasoning models: drafts of the verdict appear in their chain of thought, so only
-the answer is parsed. Nothing here raises on model output; what cannot be read is reported as
-unparsed, never guessed.
+A reasoning critic drafts verdicts in its chain of thought, so only its answer is parsed; a
+critic that writes no reasoning (GPT-4o) is all answer. Nothing here raises on model output;
+what cannot be read is reported as unparsed, never guessed.
 
-ProcessBench asks for the index in ``\\boxed{}``: the last box of the answer is read, and it must
-hold one integer (``\\boxed{3}``, ``\\boxed{-1}``, ``\\boxed{\\text{paragraph 3}}``), as the
-reference code's ``int()`` requires.
+ProcessBench asks for the index in ``\\boxed{}``. Two readings (``processbench_reading``):
+
+* ``official`` (the default): exactly what ProcessBench's own ``run_eval.py`` reads, so F1s are
+  comparable with published ones (:func:`official_step_index`);
+* ``tolerant``: the last box, nested braces allowed, holding one integer among words and
+  punctuation a critic adds (``\\boxed{\\text{paragraph 3}}``, ``\\boxed{3.}``, ``\\boxed{−1}``),
+  for critics whose format is not the point (:func:`parse_step_index`).
 
 DeltaBench asks for ``Conclusion: no error`` or ``Conclusion: yes`` followed by
 ``Error Section Number: k`` / ``Explanation: ...`` pairs. Read tolerantly:
@@ -35,7 +39,12 @@ from lm_eval_thinkbench.math.extract import last_boxed
 _BOX_NOISE = re.compile(
     r"\\text\{|\\mathrm\{|[{}$]|\\[(),]|\b(?:paragraph|step|index)(?:_|\b)", re.IGNORECASE
 )
-_SIGNED_INT = re.compile(r"\s*([-−–]?)\s*(\d+)\s*\.?\s*")
+_SIGNED_INT = re.compile(r"\s*([-−–+]?)\s*(\d+)\s*\.?\s*")
+#: ``extract_answer``'s pattern in ProcessBench's ``run_eval.py``: no brace inside the box.
+_OFFICIAL_BOX = re.compile(r"\\boxed\{([^}]*)\}")
+
+OFFICIAL, TOLERANT = "official", "tolerant"
+READINGS = (OFFICIAL, TOLERANT)
 
 
 @dataclass(frozen=True)
@@ -46,8 +55,38 @@ class StepVerdict:
     boxed: str | None
 
 
+def read_step_index(answer: str, reading: str = OFFICIAL) -> StepVerdict:
+    """The index a ProcessBench answer gives under ``reading`` (``official`` or ``tolerant``)."""
+    if reading == OFFICIAL:
+        return official_step_index(answer)
+    if reading == TOLERANT:
+        return parse_step_index(answer)
+    raise ValueError(f"unknown ProcessBench reading {reading!r}; known: {', '.join(READINGS)}")
+
+
+def official_step_index(answer: str) -> StepVerdict:
+    """The index as ProcessBench's evaluation script reads it, edge cases included.
+
+    Source: ``QwenLM/ProcessBench``, ``code/run_eval.py`` (commit e802463), ``extract_answer``
+    and the ``int()`` after it: the content of the last ``\\boxed{...}`` whose content has no
+    ``}``, stripped, then Python's ``int()``, ``None`` when that fails. So ``\\boxed{+3}``,
+    ``\\boxed{ 3 }`` and ``\\boxed{３}`` read 3; ``\\boxed{3.}``, ``\\boxed{paragraph 3}``,
+    ``\\boxed{\\text{3}}`` (the match stops at the inner ``}``) and ``\\boxed{−1}`` (a Unicode
+    minus) read nothing; a trailing empty ``\\boxed{}`` hides every earlier box; text after the
+    last box does not matter. Published ProcessBench F1s were computed this way.
+    """
+    matches = _OFFICIAL_BOX.findall(answer)
+    if not matches:
+        return StepVerdict(None, None)
+    boxed = matches[-1].strip()
+    try:
+        return StepVerdict(int(boxed), boxed)
+    except ValueError:  # the script's bare ``except``: int() of a str raises nothing else
+        return StepVerdict(None, boxed)
+
+
 def parse_step_index(answer: str) -> StepVerdict:
-    """The index in the last ``\\boxed{}`` of a ProcessBench answer."""
+    """The tolerant reading: the single integer in the last ``\\boxed{}`` of an answer."""
     boxed = last_boxed(answer)
     if boxed is None:
         return StepVerdict(None, None)
@@ -55,7 +94,7 @@ def parse_step_index(answer: str) -> StepVerdict:
     if not m:
         return StepVerdict(None, boxed)
     value = int(m.group(2))
-    return StepVerdict(-value if m.group(1) else value, boxed)
+    return StepVerdict(-value if m.group(1) not in ("", "+") else value, boxed)
 
 
 # ----- DeltaBench ----------------------------------------------------------------------------

@@ -18,6 +18,8 @@ Keys (all optional):
   model's own (its ``tokenizer``, ``pretrained`` or ``model`` arg), else the offline Qwen default;
 * ``deltabench_reference_filter``: score DeltaBench as its reference script does (drop predicted
   section numbers beyond the largest true one).
+* ``processbench_reading``: how a ProcessBench box becomes an index: ``official`` (as
+  ProcessBench's own script reads it; the default) or ``tolerant`` (checked by its loader).
 
 Every suite's loader calls :func:`configure`, so a bad setting (an unknown marker set) fails at
 load time, before any generation is spent.
@@ -41,6 +43,7 @@ class RunSettings:
     tokenizer: str | None = None
     model_names: tuple[str, ...] = ()
     reference_filter: bool = False
+    processbench_reading: str = "official"
 
 
 _current = RunSettings()
@@ -71,6 +74,7 @@ def configure(metadata: Mapping[str, Any]) -> RunSettings:
         reference_filter=as_bool(
             metadata.get("deltabench_reference_filter", False), "deltabench_reference_filter"
         ),
+        processbench_reading=str(metadata.get("processbench_reading", "official")),
     )
     return _current
 

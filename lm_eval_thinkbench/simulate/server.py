@@ -13,6 +13,10 @@ tokenizer here, and the metrics must not depend on a server's counts anyway. ``m
 ``stop`` are ignored so the ground truth stays intact; the ``truncated`` scenario stands in for
 the token limit and is reported with ``finish_reason: "length"``.
 
+``--processbench DIR`` and ``--deltabench FILE`` also answer the critic tasks' prompts;
+``--critic-style plain`` makes that critic one that does not reason (GPT-4o-like): replies
+with no thought markers and no reasoning field.
+
 ``--port 0`` picks a free port and prints ``READY <port>`` on stdout once listening, so a test
 can start the server as a subprocess and read where to connect. Every request is logged as one
 line on stderr.
@@ -33,6 +37,7 @@ from typing import Any
 
 from lm_eval_thinkbench.harness.data import read_jsonl
 from lm_eval_thinkbench.simulate import respond
+from lm_eval_thinkbench.simulate.critic import REASONING, STYLES, respond_critic
 from lm_eval_thinkbench.simulate.traces import CHARS_PER_TOKEN, SimTrace
 
 REASONING_FIELDS = ("none", "reasoning_content", "reasoning")
@@ -53,6 +58,7 @@ class SimServer(ThreadingHTTPServer):
         reasoning_field: str,
         model_name: str,
         by_prompt: dict[str, dict[str, Any]] | None = None,
+        critic_style: str = REASONING,
     ) -> None:
         super().__init__(address, _Handler)
         self.docs = docs
@@ -60,6 +66,13 @@ class SimServer(ThreadingHTTPServer):
         self.seed = seed
         self.reasoning_field = reasoning_field
         self.model_name = model_name
+        self.critic_style = critic_style
+
+    def respond(self, doc: dict[str, Any], seed: int) -> SimTrace:
+        """The simulated reply to ``doc``: a critique in the server's critic style for a
+        critic task's doc, a MATH-500 trace otherwise."""
+        critique = respond_critic(doc, seed, self.critic_style)
+        return critique if critique is not None else respond(doc, seed=seed)
 
     def find_doc(self, prompt: str) -> dict[str, Any] | None:
         """The doc whose rendered prompt is ``prompt`` (critic tasks), else the MATH-500 doc
@@ -124,7 +137,7 @@ class _Handler(BaseHTTPRequestHandler):
             message: dict[str, Any] = {"role": "assistant", "content": UNKNOWN_REPLY}
             finish, note = "stop", "doc=unknown"
         else:
-            trace = respond(doc, seed=seed)
+            trace = self.server.respond(doc, seed)
             message = _message(trace, self.server.reasoning_field)
             finish = "length" if trace.truth.truncated else "stop"
             note = f"doc={doc.get('unique_id')} scenario={trace.truth.scenario} seed={seed}"
@@ -169,6 +182,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 def _message(trace: SimTrace, reasoning_field: str) -> dict[str, Any]:
     """The assistant message as a server with (or without) a reasoning parser sends it."""
+    if not trace.reasoning:  # a model that does not reason: its answer, and nothing else
+        return {"role": "assistant", "content": trace.content}
     if reasoning_field == "none":
         return {"role": "assistant", "content": trace.inline()}
     # vLLM sends null content when generation stopped inside the reasoning.
@@ -193,18 +208,28 @@ def _content_text(message: object) -> str:
     return ""
 
 
-def processbench_prompts(folder: str) -> dict[str, dict[str, Any]]:
-    """Every ProcessBench doc of ``folder`` keyed by the prompt the task renders for it, so the
-    server answers the critic task as ``thinkbench-sim`` does."""
-    import lm_eval_thinkbench.simulate.critic  # noqa: F401  registers the critic responders
-    from lm_eval_thinkbench.critic.data import PROCESSBENCH_SUBSETS, processbench_docs
-    from lm_eval_thinkbench.critic.prompts import processbench_prompt
+def critic_prompts(
+    processbench: str | None, deltabench: str | None = None
+) -> dict[str, dict[str, Any]]:
+    """Every ProcessBench doc of the folder ``processbench`` and every DeltaBench doc of the
+    file ``deltabench``, keyed by the prompt the task renders for it, so the server answers
+    the critic tasks as ``thinkbench-sim`` does."""
+    from lm_eval_thinkbench.critic.data import (
+        PROCESSBENCH_SUBSETS,
+        deltabench_docs,
+        processbench_docs,
+    )
+    from lm_eval_thinkbench.critic.prompts import deltabench_prompt, processbench_prompt
 
-    return {
-        processbench_prompt(doc).strip(): doc
-        for subset in PROCESSBENCH_SUBSETS
-        for doc in processbench_docs(subset, folder)
-    }
+    prompts: dict[str, dict[str, Any]] = {}
+    if processbench:
+        for subset in PROCESSBENCH_SUBSETS:
+            for doc in processbench_docs(subset, processbench):
+                prompts[processbench_prompt(doc).strip()] = doc
+    if deltabench:
+        for doc in deltabench_docs(deltabench):
+            prompts[deltabench_prompt(doc).strip()] = doc
+    return prompts
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -223,6 +248,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--processbench", metavar="DIR", help="also answer ProcessBench critic prompts from DIR"
     )
+    parser.add_argument(
+        "--deltabench", metavar="FILE", help="also answer DeltaBench critic prompts from FILE"
+    )
+    parser.add_argument(
+        "--critic-style",
+        choices=STYLES,
+        default=REASONING,
+        help="plain: the critic writes no reasoning (a GPT-4o-like reply, no <think>)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="used when a request has no seed")
     parser.add_argument("--reasoning-field", choices=REASONING_FIELDS, default="none")
     parser.add_argument("--model-name", default="thinkbench-sim")
@@ -235,7 +269,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         seed=args.seed,
         reasoning_field=args.reasoning_field,
         model_name=args.model_name,
-        by_prompt=processbench_prompts(args.processbench) if args.processbench else None,
+        by_prompt=critic_prompts(args.processbench, args.deltabench),
+        critic_style=args.critic_style,
     )
     print(f"READY {server.server_address[1]}", flush=True)
     try:
