@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import logging
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,6 +21,7 @@ from lm_eval_thinkbench.tokens import QwenTiktokenCounter, get_counter
 SKY_T1 = SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"
 QWEN_MATH_7B = SHARED_DATA / "outputs" / "skythought_qwen2.5-math-7b_math500.jsonl"
 MATH500 = SHARED_DATA / "math500" / "test.jsonl"
+REPO = Path(__file__).resolve().parent.parent
 STAMP = "2026-01-01T00-00-00.000000"
 THINK = "<think>\nTwo and two.\n\nSo the answer is $4$.\n</think>\n\nThe answer is $\\boxed{4}$."
 
@@ -83,7 +86,8 @@ def lm_eval_record(doc: dict, resps: list[str], filtered: list[str] | None = Non
             "filtered_resps": [filtered or ["x"] * len(resps)]}  # fmt: skip
 
 
-def test_other_tasks_are_named_and_never_folded_into_overall(tmp_path, caplog):
+def mixed_folder(tmp_path: Path) -> Path:
+    """An lm-eval output folder with one MATH-500 problem, 4 ProcessBench and 2 logic samples."""
     run = tmp_path / "out" / "m"
     math_doc = {"problem": "What is 2+2?", "answer": "4", "level": 1, "unique_id": "u"}
     jsonl(run / f"samples_thinkbench_math500_level1_{STAMP}.jsonl",
@@ -94,8 +98,13 @@ def test_other_tasks_are_named_and_never_folded_into_overall(tmp_path, caplog):
     logic = {"id": "board/merge/L0/0", "prompt": "Apply", "answer": ["x"], "logic_family": "b"}
     jsonl(run / f"samples_thinkbench_logic_en_execution_level0_{STAMP}.jsonl",
           [lm_eval_record(logic, ["{}"])] * 2)  # fmt: skip
+    return tmp_path / "out"
+
+
+def test_other_tasks_are_named_and_never_folded_into_overall(tmp_path, caplog):
+    folder = mixed_folder(tmp_path)
     with caplog.at_level(logging.WARNING):
-        result = analyze(options([str(tmp_path / "out")], tmp_path / "report", workers=1))
+        result = analyze(options([str(folder)], tmp_path / "report", workers=1))
     assert [g.samples for g in result.groups] == [1, 1]  # Level 1 and overall: the one problem
     assert {s.task for s in result.skipped} == {
         "thinkbench_processbench_math", "thinkbench_logic_en_execution_level0"
@@ -109,6 +118,21 @@ def test_other_tasks_are_named_and_never_folded_into_overall(tmp_path, caplog):
     assert [(s["task"], s["samples"]) for s in summary["skipped"]] == [
         ("thinkbench_logic_en_execution_level0", 2), ("thinkbench_processbench_math", 4)
     ]  # fmt: skip
+
+
+def test_the_command_names_the_tasks_left_out_on_stderr(tmp_path):
+    folder = mixed_folder(tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-m", "lm_eval_thinkbench.analyze.cli", "analyze", str(folder),
+         "-o", str(tmp_path / "o"), "--no-progress", "--no-plots", "--workers", "1"],
+        capture_output=True, text=True, cwd=REPO,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "left out 4 samples of thinkbench_processbench_math" in proc.stderr
+    assert "left out 2 samples of thinkbench_logic_en_execution_level0" in proc.stderr
+    assert "analysed 1 samples" in proc.stdout and "6 samples of tasks that are not math" in (
+        proc.stdout
+    )
 
 
 # ----- the tokenizer the run names --------------------------------------------------------------

@@ -232,12 +232,14 @@ def mean_with_interval(
     rng = np.random.default_rng(int(hashlib.sha256(seed.encode()).hexdigest()[:16], 16))
     sums, sizes = cluster_totals(values, clusters)
     k = len(sums)
+    singletons = k == n  # every draw then holds k values: no need to add up the sizes
     means = np.empty(iterations)
     chunk = max(1, 2_000_000 // k)  # bound the index matrix to ~16 MB
     for start in range(0, iterations, chunk):
         rows = min(chunk, iterations - start)
         drawn = rng.integers(0, k, size=(rows, k))
-        means[start : start + rows] = sums[drawn].sum(axis=1) / sizes[drawn].sum(axis=1)
+        drawn_sizes = k if singletons else sizes[drawn].sum(axis=1)
+        means[start : start + rows] = sums[drawn].sum(axis=1) / drawn_sizes
     tail = (1 - confidence) / 2 * 100
     low, high = np.percentile(means, [tail, 100 - tail])
     return Stat(mean, float(low), float(high), n)

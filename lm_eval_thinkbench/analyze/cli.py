@@ -252,7 +252,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     scored = len(result.scored)
     dropped = sum(result.dropped.values())
     errors = sum(1 for s in result.scored if s.record.locator_error is not None)
-    print(f"analysed {scored} samples ({dropped} dropped by --max-tokens, {errors} judge errors)")
+    left = sum(s.samples for s in result.skipped)
+    print(
+        f"analysed {scored} samples ({dropped} dropped by --max-tokens, {errors} judge errors"
+        + (f"; {left} samples of tasks that are not math left out" if left else "")
+        + ")"
+    )
     if result.judge_stats is not None:
         st = result.judge_stats
         print(
