@@ -63,12 +63,14 @@ def leave_out_empty_members() -> None:
         return
 
     @functools.wraps(original)
-    def build_members(self: TaskFactory, member_list: list, group_name: str, *args: Any) -> list:
+    def build_members(
+        self: TaskFactory, member_list: list, group_name: str, *args: Any, **kwargs: Any
+    ) -> list:
         built: list = []
         empty: list[NoRows] = []
         for member in member_list:
             try:
-                built += original(self, [member], group_name, *args)
+                built += original(self, [member], group_name, *args, **kwargs)
             except NoRows as exc:
                 empty.append(exc)
         if empty and not built:
