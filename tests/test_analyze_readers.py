@@ -283,6 +283,26 @@ def test_qwen_math_gold_is_the_dataset_answer_the_record_kept(tmp_path):
     assert golds == [matrix, "72", "B", ""]  # the empty one is refused at analysis (--gold)
 
 
+def test_qwen_math_outputs_tree_names_models_and_tasks(tmp_path):
+    """The scripts' layout names model and data set; a folder of them is read whole."""
+    name = "test_qwen25-math-cot_-1_seed0_t0.0_s0_e-1.jsonl"
+    for model, data in (
+        ("Qwen2.5-Math-7B", "math500"),
+        ("Qwen2.5-Math-7B", "aime24"),
+        ("Sky-T1-32B", "math500"),
+    ):
+        folder = tmp_path / "outputs" / "org" / model / "math_eval" / data
+        jsonl(folder / name, [qwen_math_record(0, [THINK], [True])])
+        (folder / name.replace(".jsonl", "_metrics.json")).write_text('{"acc": 100.0}')
+    samples = read_path(tmp_path / "outputs").samples
+    assert sorted((s.model, s.task) for s in samples) == [
+        ("Qwen2.5-Math-7B", "aime24"), ("Qwen2.5-Math-7B", "math500"), ("Sky-T1-32B", "math500")
+    ]  # fmt: skip
+    assert read_runs([f"mine={tmp_path / 'outputs' / 'org' / 'Sky-T1-32B'}"]).samples[0].model == (
+        "mine"
+    )
+
+
 def test_shared_skythought_files_are_recognised():
     for path, logged in (
         (SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl", 300),

@@ -7,7 +7,9 @@ in every report). What a path is:
 * a folder with ``samples_*.jsonl`` below it: lm-eval ``--log_samples`` output (files of tasks
   that are not math are :class:`Skipped`, see :mod:`.lm_eval`);
 * a JSONL file: recognised by its first record (lm-eval sample, EvalScope review or
-  prediction, a Qwen2.5-Math evaluation record, or the plain schema of :mod:`.plain`).
+  prediction, a Qwen2.5-Math evaluation record, or the plain schema of :mod:`.plain`);
+* any other folder: every ``*.jsonl`` below it, each recognised as a file is (the
+  Qwen2.5-Math scripts' ``outputs/`` tree, a folder of plain logs).
 
 Anything else is an :class:`InputFormatError` that names the path and the formats tried.
 """
@@ -102,8 +104,11 @@ def _folder_files(folder: Path, fmt: str) -> list[tuple[str, Path]]:
         found = lm_eval.find_files(folder)
         if found:
             return [("lm-eval", f) for f in found]
-    if fmt in ("jsonl", "qwen-math"):
-        return [(fmt, f) for f in sorted(folder.glob("*.jsonl"))]
+    files = sorted(folder.rglob("*.jsonl"))
+    if files and fmt == "auto":
+        return [(_file_format(f), f) for f in files]
+    if files and fmt in ("jsonl", "qwen-math"):
+        return [(fmt, f) for f in files]
     raise InputFormatError(f"{folder}: unknown format; expected {_EXPECTED}")
 
 

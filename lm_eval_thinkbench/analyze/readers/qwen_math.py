@@ -12,14 +12,18 @@ accuracy beside the scripts' grader's.
 The gold is ``gt``. The scripts normalise it, and for some problems lose part of it (MATH-500
 matrices lose their ``\\\\`` row breaks: ``\\begin{pmatrix}-7165\\end{pmatrix}``); ``--gold``
 replaces it with the dataset's own answer (``analyze.gold``). The file carries neither model
-nor task name (its path does, in the scripts' ``outputs/<model>/.../<data>/`` layout): both
-default to the file name, and ``NAME=PATH`` names the model.
+nor task name, but its path does when it keeps the scripts' layout,
+``<model>/<prompt>_eval/<data>/<split>_<prompt>_<n>_seed<s>_t<temp>_s<start>_e<end>.jsonl``
+(SkyThought's ``outputs/Qwen/Qwen2.5-Math-7B/math500_eval/math500/test_...jsonl``): the model is
+then the folder above the prompt's, the task the data folder. Otherwise both are the file name.
+``NAME=PATH`` names the model.
 """
 
 from __future__ import annotations
 
 import ast
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +37,9 @@ from lm_eval_thinkbench.datafiles import json_lines
 from lm_eval_thinkbench.response import ModelResponse
 
 REQUIRED = ("idx", "question", "gt", "code")
+#: The scripts' output file name: ``{split}_{prompt_type}_{num_test}_seed{seed}_t{temperature}
+#: _s{start}_e{end}.jsonl``.
+_SCRIPT_NAME = re.compile(r"[^_]+_.+_-?\d+_seed\d+_t[\d.]+_s\d+_e-?\d+")
 
 
 def is_qwen_math_record(record: object) -> bool:
@@ -41,14 +48,24 @@ def is_qwen_math_record(record: object) -> bool:
 
 def read_file(path: Path, model: str | None = None) -> list[Sample]:
     """Every response in one output file of the Qwen2.5-Math evaluation scripts."""
+    model_name, task = names(path)
     samples: list[Sample] = []
     with path.open(encoding="utf-8") as f:
         for lineno, record in json_lines(f, path, InputFormatError):
-            samples.extend(_samples(record, path, model, f"{path}:{lineno}"))
+            samples.extend(_samples(record, model or model_name, task, f"{path}:{lineno}"))
     return samples
 
 
-def _samples(record: Any, path: Path, model: str | None, where: str) -> list[Sample]:
+def names(path: Path) -> tuple[str, str]:
+    """(model, task) from the scripts' output layout, else the file name for both."""
+    resolved = path.absolute()
+    layout = _SCRIPT_NAME.fullmatch(resolved.stem) and len(resolved.parents) > 3
+    if not layout:
+        return path.stem, path.stem
+    return resolved.parents[2].name, resolved.parent.name
+
+
+def _samples(record: Any, model: str, task: str, where: str) -> list[Sample]:
     if not is_qwen_math_record(record):
         raise InputFormatError(
             f"{where}: not a Qwen2.5-Math evaluation record (needs {', '.join(REQUIRED)})"
@@ -59,10 +76,9 @@ def _samples(record: Any, path: Path, model: str | None, where: str) -> list[Sam
     if len(verdicts) != len(responses):  # a score per response, or none is usable
         verdicts = [None] * len(responses)
     gold = _gold(record)
-    task = path.stem
     return [
         Sample(
-            model=model or path.stem,
+            model=model,
             task=task,
             subset=subset_name(parse_level(record.get("level")), task),
             sample_id=str(record["idx"]),
