@@ -78,6 +78,22 @@ def test_a_non_reasoning_model_is_never_truncated_and_grades_as_its_grader(skyth
     assert overall["tokenizer"] == QwenTiktokenCounter.name
 
 
+def test_markers_are_detected_per_run_not_per_response(tmp_path):
+    """A reasoning model whose template opened <think> in the prompt and that ran out of tokens
+    wrote no marker at all: only its run-mates show that it was thinking."""
+    closed = "Two and two.\n</think>\n\nThe answer is $\\boxed{4}$."
+    cut_off = "Two and two make four, and then I keep checking, and checking"
+    rows = [{"id": k, "problem": "p", "gold": "4", "response": r}
+            for k, r in enumerate([closed, closed, cut_off])]  # fmt: skip
+    reasoning = jsonl(tmp_path / "r1.jsonl", rows)
+    plain = jsonl(tmp_path / "plain.jsonl", [{**rows[2], "id": 9}])
+    result = analyze(options([str(reasoning), str(plain)], tmp_path / "o", workers=1))
+    by_model = {(s.sample.model, s.sample.sample_id): s.record for s in result.scored}
+    assert [by_model["r1", k].truncated for k in ("0", "1", "2")] == [False, False, True]
+    assert {by_model["r1", k].markers for k in ("0", "1", "2")} == {"think"}
+    assert not by_model["plain", "9"].truncated and by_model["plain", "9"].markers == "none"
+
+
 # ----- lm-eval folders with other tasks ---------------------------------------------------------
 
 
