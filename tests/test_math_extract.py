@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
+from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.math.extract import (
     Extraction,
@@ -51,6 +53,26 @@ EXTRACTIONS = [
     (r"The answer is \(\frac{1}{2}\), done", r"\frac{1}{2}", "answer_phrase"),
     ("the answer is 4\nbut wait, the answer is 5.", "5", "answer_phrase"),
     ("the final answer is 4\nAnswer: 6", "4", "final_answer_phrase"),
+    # a conclusion in words: the value after its last "is"/"="/"equals", outside math
+    ("So the number of apples is 5.", "5", "conclusion"),
+    (
+        "Therefore, the remainder when $(n + 2)(n + 4)$ is divided by 7 is 3.\nThis shows it.",
+        "3",
+        "conclusion",
+    ),
+    (r"Thus, the total is \(42\).", "42", "conclusion"),
+    (r"Hence $x$ equals $\frac{1}{2}$.", r"\frac{1}{2}", "conclusion"),
+    ("We get 3. So the sum equals 12! Nice", "12", "conclusion"),
+    ("Hence x = 4", "4", "conclusion"),
+    ("In conclusion, the mean is 7.5.", "7.5", "conclusion"),
+    ("**Therefore**, the sum is 10.", "10", "conclusion"),
+    ("So the area is 12. We check: $12 = 3 \\cdot 4$", "12", "conclusion"),
+    # ... and where it states nothing, the next rule decides
+    ("So, we have:\n$$x=3$$", "x=3", "last_math"),
+    ("Thus, $x = 3.5$ holds.", "x = 3.5", "last_math"),
+    ("and so x is 4", None, "none"),  # "so" mid-sentence opens no conclusion
+    ("The answer is 5. So x is 3.", "5", "answer_phrase"),
+    (r"So x is 3. \boxed{4}", "4", "boxed"),
     # the last math span
     ("we get $x$ and then $y=2$ so", "y=2", "last_math"),
     (r"hence \[ \frac{3}{4} \] holds", r"\frac{3}{4}", "last_math"),
@@ -121,10 +143,38 @@ def test_strip_answer(s: str, expected: str) -> None:
         r"\(" * 500_000,
         "." * 1_000_000,
         (r"\boxed{a}" + "}" * 5 + "{" * 5) * 50_000,
+        ". So x = " * 110_000,
+        "So " + "is $" * 250_000,
+        "\nThus " * 140_000,
     ],
-    ids=["open-boxes", "braces", "bare-boxes", "dollars", "phrases", "parens", "dots", "mixed"],
+    ids=[
+        "open-boxes",
+        "braces",
+        "bare-boxes",
+        "dollars",
+        "phrases",
+        "parens",
+        "dots",
+        "mixed",
+        "conclusions",
+        "conclusion-math",
+        "conclusion-lines",
+    ],
 )
 def test_linear_on_megabyte_input(text: str) -> None:
     start = time.perf_counter()
     extract_final_answer(text)
     assert time.perf_counter() - start < 2.0
+
+
+def test_real_non_reasoning_responses_still_extract_their_last_box() -> None:
+    """Qwen2.5-Math-7B writes no thought markers; every response of its MATH-500 run that has
+    a box is graded on its last box, whatever words or conclusions come after it."""
+    path = SHARED_DATA / "outputs" / "skythought_qwen2.5-math-7b_math500.jsonl"
+    responses = [json.loads(line)["code"][0] for line in path.read_text().splitlines()]
+    boxed = [r for r in responses if last_boxed(r) is not None]
+    assert len(responses) == 500 and len(boxed) >= 390
+    for response in boxed:
+        assert extract_final_answer(response) == Extraction(
+            strip_answer(last_boxed(response)), "boxed"
+        )

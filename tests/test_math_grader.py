@@ -144,6 +144,43 @@ PAIRS = [
     (r"\text{(C)}", r"\text{(D)}", False),
     (r"\text{(C)}", "D", False),
     (r"\text{Evelyn}", r"\text{Navin}", False),
+    # plain text and decorations that math-verify misreads (math/rewrite.py)
+    (r"8\pi", "8pi", True),
+    (r"3\pi", "3 pi", True),
+    (r"\frac{20000}{\pi}", "20000/pi", True),
+    (r"\left( 3, \frac{\pi}{2} \right)", "(3,pi/2)", True),
+    (r"\frac{\pi}{2}", "pi/2", True),
+    (r"\frac{\pi^2}{8}", "pi^2/8", True),
+    (r"\sqrt{2}", "sqrt 2", True),
+    (r"2\sqrt{3}", "2√3", True),
+    (r"\frac{\sqrt{3}}{2}", "√3/2", True),
+    (r"\sqrt{53}", "√(53)", True),
+    ("2", "sqrt(sqrt(16))", True),
+    (r"\sin x", "sin(x)", True),
+    ("9", "3²", True),
+    (r"(2,\infty)", "(2,∞)", True),
+    ("12", r"12^{\mathrm{th}}", True),
+    ("12", r"12^{\text{th}}\text{ grade}", True),
+    ("3", "3^{rd}", True),
+    ("5", "5 apples", True),
+    ("7", "7 nickels", True),
+    (r"3\sqrt{13}", "3*sqrt(13) units", True),
+    (r"15\mbox{ cm}^2", "15 cm²", True),
+    ("4", r"4\)", True),
+    (r"8\pi", "8pie", False),
+    (r"\pi", "pipe", False),
+    (r"3\pi", r"\text{3pi}", False),
+    (r"\frac{\pi}{2}", "pi/3", False),
+    (r"\frac{\pi}{2}", "[0,pi/2]", False),
+    (r"(0,\pi)", "[0,pi]", False),
+    (r"\sqrt{53}", "√(35)", False),
+    (r"\sqrt{2}", "sqrt 3", False),
+    ("12", r"13^{\mathrm{th}}", False),
+    ("2", "2^{th}", False),
+    ("5", "6 apples", False),
+    ("2", "2 is not a solution", False),
+    ("5", "5 million", False),
+    ("4", "4 xy", False),
     # near misses
     ("5", "500", False),
     ("12", "21", False),
@@ -251,6 +288,16 @@ def test_cache(grader: Grader) -> None:
     with Grader(deadline=DEADLINE, cache_size=0) as uncached:
         assert uncached.equivalent(r"\frac{3}{4}", "0.75") == Verdict(True, "checked")
         assert uncached.equivalent(r"\frac{3}{4}", "0.75") == Verdict(True, "checked")
+
+
+def test_cache_tells_apart_what_a_rewrite_tells_apart() -> None:
+    """``3 pi`` (plain pi) and ``\\text{3pi}`` (a word) normalise alike; only one is 3π."""
+    with Grader(deadline=DEADLINE) as g:
+        assert g.equivalent(r"3\pi", "3 pi") == Verdict(True, "checked")
+        assert g.equivalent(r"3\pi", r"\text{3pi}") == Verdict(False, "checked")
+        assert g.equivalent(r"3\pi", "3  pi") == Verdict(True, "cached")
+        found = g.first_equivalent(r"3\pi", [r"\text{3pi}", "3pi"])
+        assert found.index == 1
 
 
 def test_power_tower_times_out_and_the_grader_recovers() -> None:

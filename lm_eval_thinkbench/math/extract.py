@@ -49,6 +49,24 @@ _SENTENCE_END_RE = re.compile(r"\.(?=\s|$)")
 #: short; the bound keeps every phrase lookup O(1) in the length of the response.
 _VALUE_WINDOW = 1000
 
+#: The start of a conclusion in words: a sentence (after a line break or ". ") opening with
+#: So, Thus, Therefore, Hence, Finally, Consequently, In conclusion or In summary. The leading
+#: lookahead only restates the keywords' first letters; it lets the engine skip most positions.
+_CONCLUSION_RE = re.compile(
+    r"(?=[ \t>*#stfhciSTFHCI-])(?:^|(?<=[.!?]\s)|(?<=\n))[ \t>*#-]*"
+    r"(?:so|thus|therefore|hence|finally|consequently|in\s+conclusion|in\s+summary)\b",
+    re.IGNORECASE,
+)
+#: What ends a sentence, and the math delimiters a sentence end inside math must not count.
+_SENTENCE_TOKEN_RE = re.compile(r"\\\\|\\\$|\$\$?|\\[()[\]]|[.!?](?=\s|$)|\n")
+_SENTENCE_ENDS = frozenset(".!?\n")
+#: The verb a conclusion states its value with; the value is what follows the last one.
+_CONCLUSION_VERB_RE = re.compile(
+    r"\b(?:is|are|was|were)(?:\s+equal\s+to)?\b|\bequals\b|=", re.IGNORECASE
+)
+#: Longest conclusion value taken: a longer "value" is a clause, not an answer.
+_MAX_CONCLUSION_VALUE = 200
+
 #: Math delimiters. Escaped pairs (``\\`` line break, ``\$`` literal dollar) are their own
 #: tokens so that they never open or close math.
 _MATH_TOKEN_RE = re.compile(r"\\\\|\\\$|\$\$|\$|\\\(|\\\)|\\\[|\\\]")
@@ -60,8 +78,8 @@ class Extraction:
     """The final answer found in a response and which rule found it.
 
     ``method`` is recorded per sample so a reader can tell a boxed answer from a guess taken
-    from the last formula ("boxed", "final_answer_phrase", "answer_phrase", "last_math",
-    "none").
+    from the last formula ("boxed", "final_answer_phrase", "answer_phrase", "conclusion",
+    "last_math", "none").
     """
 
     value: str | None
@@ -203,6 +221,57 @@ def _last_phrase_value(text: str, phrase: re.Pattern[str]) -> str | None:
     return _phrase_value(text, last[0].end()) or None
 
 
+def _conclusion_value(text: str, pos: int) -> str | None:
+    """The value stated by the conclusion sentence starting at ``pos``, or ``None``.
+
+    The sentence runs to its first end outside math (``.``/``!``/``?`` before a space, or a
+    line break); its value is what follows the last "is"/"are"/"was"/"were"/"equals"/"="
+    outside math: "So the number of apples is 5." gives ``5``, "Therefore, the remainder
+    when $n$ is divided by 7 is 3." gives ``3``, and "So, we have:" gives nothing.
+    """
+    end = min(len(text), pos + _VALUE_WINDOW)
+    closer = None
+    verb_end = None
+    plain_from = pos
+    for token in _SENTENCE_TOKEN_RE.finditer(text, pos, end):
+        tok = token.group()
+        if closer is not None:  # inside math only its closing delimiter counts
+            if tok == closer:
+                closer, plain_from = None, token.end()
+            continue
+        verb_end = _last_verb_end(text, plain_from, token.start(), verb_end)
+        plain_from = token.end()
+        if tok in _MATH_CLOSER:
+            closer = _MATH_CLOSER[tok]
+        elif tok in _SENTENCE_ENDS:
+            end = token.start()
+            break
+    else:
+        if closer is None:
+            verb_end = _last_verb_end(text, plain_from, end, verb_end)
+    if verb_end is None:
+        return None
+    value_start = _PHRASE_GAP_RE.match(text, verb_end).end()
+    value = _math_value(text, value_start)
+    value = strip_answer(text[value_start:end] if value is None else value)
+    return value if value and len(value) <= _MAX_CONCLUSION_VALUE else None
+
+
+def _last_verb_end(text: str, start: int, end: int, default: int | None) -> int | None:
+    """Where the last conclusion verb in ``text[start:end]`` ends, else ``default``."""
+    last = deque(_CONCLUSION_VERB_RE.finditer(text, start, end), maxlen=1)
+    return last[0].end() if last else default
+
+
+def _last_conclusion(text: str) -> str | None:
+    """The value of the last conclusion sentence (see :func:`_conclusion_value`), or ``None``.
+
+    Only the last one is read, as with the answer phrases: a model's last word counts.
+    """
+    last = deque(_CONCLUSION_RE.finditer(text), maxlen=1)
+    return _conclusion_value(text, last[0].end()) if last else None
+
+
 def _last_math(text: str) -> str | None:
     """The content of the last closed math span (inline ``$..$``/``\\(..\\)`` or display).
 
@@ -234,8 +303,11 @@ def extract_final_answer(text: str) -> Extraction:
        prompt asks for);
     2. ``final_answer_phrase``: the last "final answer is X" / "Final Answer: X";
     3. ``answer_phrase``: the last "answer is X" / "Answer: X";
-    4. ``last_math``: the last closed ``$..$``, ``\\(..\\)``, ``$$..$$`` or ``\\[..\\]``;
-    5. ``none``: nothing found (``value`` is ``None``).
+    4. ``conclusion``: the value of the last sentence opening with So / Thus / Therefore /
+       Hence / Finally / In conclusion, read after its last "is" or "=" ("So the number of
+       apples is 5." gives ``5``): an answer stated in words;
+    5. ``last_math``: the last closed ``$..$``, ``\\(..\\)``, ``$$..$$`` or ``\\[..\\]``;
+    6. ``none``: nothing found (``value`` is ``None``).
 
     Phrase values are read to the end of their line or sentence, with ``$`` and a trailing
     period stripped (:func:`strip_answer`). Non-string input yields ``none``.
@@ -249,6 +321,9 @@ def extract_final_answer(text: str) -> Extraction:
         value = _last_phrase_value(text, phrase)
         if value is not None:
             return Extraction(value, method)
+    conclusion = _last_conclusion(text)
+    if conclusion is not None:
+        return Extraction(conclusion, "conclusion")
     math = _last_math(text)
     if math is not None:
         return Extraction(math, "last_math")

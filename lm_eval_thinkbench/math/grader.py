@@ -9,7 +9,9 @@ pebble) when it overruns, while the cheap parts stay in the parent:
    unbalanced braces): not equivalent, status ``"error"``, no IPC;
 2. the normalised fast path (:func:`.verify.normalize`): equal forms are equivalent, status
    ``"fast"``, no IPC and no math-verify import;
-3. an LRU cache of verdicts per (gold, candidate), keyed by normalised forms: ``"cached"``;
+3. an LRU cache of verdicts per (gold, candidate), keyed by normalised forms (and the
+   normalised forms of their :mod:`.rewrite` rewrites, where a rewrite changes them):
+   ``"cached"``;
 4. one worker call that checks the remaining candidates in order (``.verify.first_equivalent``).
 
 Deadlines are per candidate, not per call. The worker reports which input it is working on
@@ -52,6 +54,7 @@ from typing import Any
 import pebble
 
 from . import verify
+from .rewrite import prepare_candidate, rewrite_answer
 from .verify import MAX_ANSWER_CHARS, braces_balanced, normalize, surely_different
 
 __all__ = ["DEADLINE_ENV", "FirstMatch", "Grader", "Verdict", "default_grader"]
@@ -166,6 +169,22 @@ def _answer_key(answer: object) -> str | None:
     return normalize(answer) or None
 
 
+def _cache_key(gold: str, gold_key: str, candidate: str) -> tuple[str, str]:
+    """The verdict cache's key for a candidate: the normal forms of gold and candidate, each
+    followed by the normal form of its :mod:`.rewrite` rewrite where that changes it. A check
+    reads both forms (:func:`.verify.candidate_readings`), and a rewrite can tell apart what
+    normalising merges (``3 pi`` is rewritten to ``3 \\pi``, ``\\text{3pi}`` is not; both
+    normalise to ``3pi``)."""
+    rewritten_gold = rewrite_answer(gold).text
+    prepared = prepare_candidate(rewritten_gold, candidate).text
+    candidate_key = normalize(candidate)
+    if rewritten_gold != gold:
+        gold_key += "\0" + normalize(rewritten_gold)
+    if prepared != candidate:
+        candidate_key += "\0" + normalize(prepared)
+    return gold_key, candidate_key
+
+
 def _release(resources: dict[str, Any]) -> None:
     """Stop the pool and remove the progress directory (also run at interpreter exit).
 
@@ -261,12 +280,12 @@ class Grader:
         if gold_key is None or not isinstance(candidates, Sequence):
             return FirstMatch(None, 0, 0)
 
-        unknown: dict[str, tuple[int, str]] = {}
+        unknown: dict[tuple[str, str], tuple[int, str]] = {}
         known_match = None
         for index, candidate in enumerate(candidates):
             known = self._known(gold, gold_key, candidate)
             if known is None:
-                unknown.setdefault(normalize(candidate), (index, candidate))
+                unknown.setdefault(_cache_key(gold, gold_key, candidate), (index, candidate))
             elif known.equivalent:
                 known_match = index
                 break
@@ -314,16 +333,17 @@ class Grader:
         # two plain numbers that plainly differ need no worker (never a false "equal").
         if surely_different(gold, candidate):  # type: ignore[arg-type]  # a str by now
             return Verdict(False, "fast")
+        key = _cache_key(gold, gold_key, candidate)  # type: ignore[arg-type]  # a str by now
         with self._cache_lock:
-            cached = self._cache.get((gold_key, candidate_key))
+            cached = self._cache.get(key)
             if cached is not None:
-                self._cache.move_to_end((gold_key, candidate_key))
+                self._cache.move_to_end(key)
         return None if cached is None else Verdict(cached, "cached")
 
-    def _remember(self, gold_key: str, candidate: str, equivalent: bool) -> None:
+    def _remember(self, gold: str, gold_key: str, candidate: str, equivalent: bool) -> None:
         if not self.cache_size:
             return
-        key = (gold_key, normalize(candidate))
+        key = _cache_key(gold, gold_key, candidate)
         with self._cache_lock:
             self._cache[key] = equivalent
             self._cache.move_to_end(key)
@@ -351,13 +371,13 @@ class Grader:
             else:
                 decided = max(outcome.at, 0)
             for _, candidate in todo[:decided]:
-                self._remember(gold_key, candidate, False)
+                self._remember(gold, gold_key, candidate, False)
             tally.checked += decided
 
             if outcome.kind == "done":
                 if outcome.found is not None:
                     index, candidate = todo[outcome.found]
-                    self._remember(gold_key, candidate, True)
+                    self._remember(gold, gold_key, candidate, True)
                     tally.match = index
                     tally.checked += 1
                 return tally
@@ -368,7 +388,7 @@ class Grader:
                     tally.timeouts += 1
                 return tally
             if outcome.kind == "timeout":
-                self._remember(gold_key, todo[decided][1], False)
+                self._remember(gold, gold_key, todo[decided][1], False)
             if outcome.kind == "error":
                 tally.errors += 1
             else:

@@ -20,6 +20,13 @@ Parsing choices, measured on MATH-500 (see the project's answer-checking notes):
   passing the candidate bare rejects most LaTeX (``\\dfrac``, ``\\sqrt``, intervals, sets,
   matrices, complex numbers).
 
+Beyond math-verify: a candidate is also read as :mod:`.rewrite` rewrites it (plain ``pi``,
+``sqrt``, ordinals, words after a number) and, when the box wrapper finds no expression in it
+or it holds math delimiters or plain words (an answer statement cut from prose), wrapped in
+``$`` as plain math-verify reads it; it matches if any reading does
+(:func:`candidate_readings`). ``benchmarks/grading_differences.py`` lists every verdict that
+differs from plain math-verify's on the real predictions.
+
 The costliest step of a check is math-verify's last resort, ``simplify(gold - answer)``, taken
 for every pair of expressions it could not settle otherwise; most such pairs in a long trace are
 wrong attempts (``7932`` against ``(a+5)(b+2)``). :func:`install_numeric_witness` (run in every
@@ -42,11 +49,13 @@ from functools import cache
 from typing import Any
 
 from .extract import strip_answer
+from .rewrite import prepare_candidate, rewrite_answer
 
 __all__ = [
     "GOLD_PROGRESS",
     "MAX_ANSWER_CHARS",
     "braces_balanced",
+    "candidate_readings",
     "equivalent",
     "first_equivalent",
     "install_numeric_witness",
@@ -73,6 +82,9 @@ _DEGREE_RE = re.compile(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![A-Za-z]))|°")
 #: its own so that the ``\,`` in a row break followed by a comma (``\\,``) is left alone.
 _SPACING_RE = re.compile(r"\\\\|\\[,!;: ]|\\(?:left|right)(?![A-Za-z])|\s+")
 _BRACE_TOKEN_RE = re.compile(r"\\.|[{}]", re.DOTALL)
+#: Signs that an answer was cut from prose: a math delimiter (an unescaped ``$``, ``\\(``,
+#: ``\\)``, ``\\[``, ``\\]``) or a plain word (three letters not after a backslash).
+_PROSE_RE = re.compile(r"(?<!\\)\$|\\[()[\]]|(?<![\\A-Za-z])[A-Za-z]{3}")
 
 
 def _drop_spacing(match: re.Match[str]) -> str:
@@ -192,6 +204,48 @@ def parse_candidate(candidate: str) -> list[Any]:
     return parse("\\boxed{" + candidate + "}", _configs()[1], parsing_timeout=None)
 
 
+def _parse_plain(candidate: str) -> list[Any]:
+    """``candidate`` read as plain math-verify reads an answer, wrapped in ``$`` (the form its
+    README shows); ``[]`` for what :func:`parse_candidate` refuses."""
+    candidate = strip_answer(candidate)
+    if not candidate or len(candidate) > MAX_ANSWER_CHARS or not braces_balanced(candidate):
+        return []
+    from math_verify import parse
+
+    return parse("$" + candidate + "$", _configs()[1], parsing_timeout=None)
+
+
+def _has_expression(readings: list[Any]) -> bool:
+    """Whether math-verify read anything but the raw string (what it returns when it fails)."""
+    return any(not isinstance(reading, str) for reading in readings)
+
+
+def candidate_readings(gold: str, candidate: str) -> list[Any]:
+    """Every reading of ``candidate`` that is checked against ``gold`` (the gold as rewritten
+    by :func:`.rewrite.rewrite_answer`); :func:`math_verify.verify` matches if any one does.
+
+    * the candidate as written, wrapped as ``\\boxed{..}`` (:func:`parse_candidate`);
+    * when that found no expression (math-verify returns just the string: ``4\\)``,
+      ``15 cm²``) or the candidate holds math delimiters or plain words (an answer statement
+      cut from prose: ``indeed \\(8000\\)``, ``the answer 2, even though ...``), also the
+      candidate wrapped in ``$``, as plain math-verify reads it: its fallbacks find values the
+      box wrapper misses, and the reverse;
+    * when :mod:`.rewrite` changes it (plain ``pi``, ``sqrt``, ordinals, words), also the
+      rewritten candidate.
+
+    So a rewrite can only add a match, and plain math-verify's reading is kept wherever the
+    two wrappers can disagree; a clean answer (a box's content: numbers, LaTeX) is parsed
+    once, as before.
+    """
+    readings = parse_candidate(candidate)
+    if not _has_expression(readings) or _PROSE_RE.search(candidate):
+        readings += _parse_plain(candidate)
+    prepared = prepare_candidate(gold, candidate).text
+    if prepared != candidate:
+        readings += parse_candidate(prepared)
+    return readings
+
+
 def _usable(answer: object) -> bool:
     return isinstance(answer, str) and 0 < len(answer) <= MAX_ANSWER_CHARS
 
@@ -203,8 +257,10 @@ def first_equivalent(
 ) -> int | None:
     """Index of the first candidate equivalent to ``gold``, or ``None``.
 
-    The gold is parsed once, lazily (not at all when a candidate matches on the fast path), and
-    candidates are checked in order, stopping at the first match: this is one worker call.
+    Gold and candidates are read as :func:`candidate_readings` says (rewritten by
+    :mod:`.rewrite` where math-verify misreads them, and as written). The gold is parsed once,
+    lazily (not at all when a candidate matches on the fast path), and candidates are checked
+    in order, stopping at the first match: this is one worker call.
     ``on_progress(i)`` is called before the symbolic check of candidate ``i`` (and with
     :data:`GOLD_PROGRESS` before the gold is parsed) so that a watchdog in another process can
     tell which input a stuck call is stuck on. An error on a candidate counts as "not
@@ -214,21 +270,24 @@ def first_equivalent(
         return None
     from math_verify import verify
 
-    gold_norm = normalize(gold)
+    rewritten_gold = rewrite_answer(gold).text
+    gold_norm = normalize(rewritten_gold)
     gold_parsed: list[Any] | None = None
     for index, candidate in enumerate(candidates):
         if not _usable(candidate):
             continue
-        if gold_norm and normalize(candidate) == gold_norm:
+        if gold_norm and normalize(prepare_candidate(rewritten_gold, candidate).text) == gold_norm:
             return index
         try:
             if gold_parsed is None:
                 if on_progress is not None:
                     on_progress(GOLD_PROGRESS)
-                gold_parsed = parse_gold(gold)
+                gold_parsed = parse_gold(rewritten_gold)
+                if rewritten_gold != gold:
+                    gold_parsed += parse_gold(gold)
             if on_progress is not None:
                 on_progress(index)
-            parsed = parse_candidate(candidate)
+            parsed = candidate_readings(rewritten_gold, candidate)
             if parsed and gold_parsed and verify(gold_parsed, parsed, timeout_seconds=None):
                 return index
         except Exception:  # any failure inside math-verify or sympy means "no match"
