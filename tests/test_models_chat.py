@@ -269,3 +269,15 @@ def test_bad_model_args() -> None:
         ThinkbenchChat(base_url="http://127.0.0.1:9/v1")
     with pytest.raises(ValueError, match="token_limit_param"):
         ThinkbenchChat(model="m", base_url="http://127.0.0.1:9/v1", token_limit_param="n")
+
+
+def test_a_dripping_server_cannot_hold_a_request_past_its_deadline(tmp_path: Path) -> None:
+    # One byte every 20 ms: never silent for a 0.5 s read timeout, yet ~8 s for the body.
+    rules = [{"match": "", "content": "x" * 300, "drip": 0.02}]
+    with FakeOpenAIServer(tmp_path, rules) as srv:
+        model = make_model(srv, api_key="EMPTY", timeout=0.5, max_retries=1)
+        start = time.monotonic()
+        (dripped,) = generate(model, "slowly please")
+        elapsed = time.monotonic() - start
+    assert dripped.finish_reason == "error" and dripped.error.startswith("TimeoutError")
+    assert elapsed < 0.5 * 2 + chat.DEADLINE_GRACE + 1.5

@@ -9,10 +9,10 @@ whether the budget ran out in ``finish_reason``. This model returns all of it pe
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from typing import Any
 
 import openai
@@ -37,6 +37,10 @@ CHAT_TOKENIZER_NAME = "openai-chat-messages-json"
 _TOKEN_LIMIT_PARAMS = ("max_tokens", "max_completion_tokens")
 #: Always passed by ``simple_evaluate``; meaningless for a remote chat API.
 _HARNESS_ARGS = frozenset({"batch_size", "max_batch_size", "device"})
+#: Seconds beyond ``timeout × (max_retries + 1)`` a request may take in all. The SDK's timeout
+#: applies to each read, so a server that drips bytes slowly would otherwise hold a request
+#: (and the run) for as long as it likes.
+DEADLINE_GRACE = 1.0
 
 
 def warn_ignored_args(model_name: str, kwargs: dict[str, Any]) -> None:
@@ -89,7 +93,9 @@ class ThinkbenchChat(LM):
     ``api_key`` (default ``$OPENAI_API_KEY``, else ``"EMPTY"``; prefer the environment, since
     lm-eval logs model args verbatim), ``num_concurrent`` (parallel requests, default 8),
     ``max_retries`` (default 3; the SDK retries 429, 5xx, timeouts and dropped connections with
-    backoff), ``timeout`` (seconds per attempt, default 600), ``seed`` (default: not sent),
+    backoff), ``timeout`` (seconds per attempt, default 600; a request takes at most
+    ``timeout × (max_retries + 1)`` seconds in all, however slowly a server drips its reply),
+    ``seed`` (default: not sent),
     ``max_gen_toks`` (used when a task sets no limit, default 4096) and ``token_limit_param``
     (``max_tokens`` or, for APIs that want it, ``max_completion_tokens``).
 
@@ -135,12 +141,6 @@ class ThinkbenchChat(LM):
         if self.num_concurrent < 1 or self.max_retries < 0 or self.timeout <= 0:
             raise ValueError("need num_concurrent >= 1, max_retries >= 0 and timeout > 0")
         self._api_key = str(api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY")
-        self._client = openai.OpenAI(
-            base_url=self.base_url,
-            api_key=self._api_key,
-            timeout=self.timeout,
-            max_retries=self.max_retries,
-        )
         self._warned_stop = False
 
     @property
@@ -177,28 +177,19 @@ class ThinkbenchChat(LM):
             for request, repeat in zip(requests, repeat_indices(requests), strict=True)
         ]
 
-        results: list[str] = [""] * len(requests)
-        failures = 0
-        pool = ThreadPoolExecutor(max_workers=self.num_concurrent)
         bar = tqdm(total=len(requests), desc="thinkbench-chat", disable=disable_tqdm)
         try:
-            futures = {pool.submit(self._complete, p): i for i, p in enumerate(params)}
-            for future in as_completed(futures):
-                index = futures[future]
-                response = future.result()
-                results[index] = response.to_wire()
-                if response.error is None:
-                    self.cache_hook.add_partial(
-                        "generate_until", requests[index].args, results[index]
-                    )
-                else:
-                    failures += 1
-                    eval_logger.warning("request %d failed: %s", index, response.error)
-                bar.update(1)
+            responses = asyncio.run(self._complete_all(params, bar))
         finally:
-            # On Ctrl-C, drop the queued requests instead of waiting for all of them.
-            pool.shutdown(cancel_futures=True)
             bar.close()
+        results = [response.to_wire() for response in responses]
+        failures = 0
+        for index, (request, response) in enumerate(zip(requests, responses, strict=True)):
+            if response.error is None:
+                self.cache_hook.add_partial("generate_until", request.args, results[index])
+            else:
+                failures += 1
+                eval_logger.warning("request %d failed: %s", index, response.error)
         if failures:
             eval_logger.warning(
                 "%d of %d requests failed after retries; they are logged as error envelopes "
@@ -207,6 +198,24 @@ class ThinkbenchChat(LM):
                 len(requests),
             )
         return results
+
+    async def _complete_all(self, params: list[dict[str, Any]], bar: tqdm) -> list[ModelResponse]:
+        """Every request, ``num_concurrent`` at a time, on one client for the batch."""
+        slots = asyncio.Semaphore(self.num_concurrent)
+        async with openai.AsyncOpenAI(
+            base_url=self.base_url,
+            api_key=self._api_key,
+            timeout=self.timeout,
+            max_retries=self.max_retries,
+        ) as client:
+
+            async def one(p: dict[str, Any]) -> ModelResponse:
+                async with slots:
+                    response = await self._complete(client, p)
+                bar.update(1)
+                return response
+
+            return list(await asyncio.gather(*(one(p) for p in params)))
 
     def _request_params(
         self, context: object, gen_kwargs: dict[str, Any], repeat: int
@@ -248,11 +257,18 @@ class ThinkbenchChat(LM):
             params["extra_body"] = kwargs
         return params
 
-    def _complete(self, params: dict[str, Any]) -> ModelResponse:
-        """One request (the SDK retries it); any failure becomes an error envelope."""
+    async def _complete(self, client: openai.AsyncOpenAI, params: dict[str, Any]) -> ModelResponse:
+        """One request (the SDK retries it) within its deadline; any failure becomes an error
+        envelope."""
+        deadline = self.timeout * (self.max_retries + 1) + DEADLINE_GRACE
         try:
-            raw = self._client.chat.completions.with_raw_response.create(**params)
+            raw = await asyncio.wait_for(
+                client.chat.completions.with_raw_response.create(**params), deadline
+            )
             return parse_completion(raw.text)
+        except asyncio.TimeoutError:  # the builtin TimeoutError from Python 3.11 on
+            error = f"TimeoutError: no complete reply within {deadline:g} s"
+            return ModelResponse(content="", finish_reason="error", error=error)
         except (openai.OpenAIError, MalformedCompletionError) as exc:
             return ModelResponse(content="", finish_reason="error", error=self._describe(exc))
 
