@@ -18,9 +18,10 @@ truncated only when generation hit the length limit.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lm_eval_thinkbench.response import ModelResponse, from_wire
@@ -82,6 +83,16 @@ MARKER_SETS: dict[str, MarkerSet] = {
 }
 #: The families ``auto`` looks for, in order of preference on a tie.
 DETECTED = ("think", "thought", "kimi", "gpt-oss")
+#: The least share of a run's responses that must show a family's markers for ``auto`` to
+#: take the run as reasoning: one stray ``</think>`` in 500 plain answers must not turn the
+#: other 499 into unfinished thoughts.
+DETECTION_SHARE = 0.05
+#: A response with no finish reason is taken to have hit the length limit when its counted
+#: tokens reach this share of the request's limit. lm-eval's hf, vllm and
+#: local-chat-completions models pass no finish reason, and the counter may not be the model's
+#: own tokenizer, so the count is an estimate: 5% slack absorbs a vocabulary's difference,
+#: while a complete answer that long is rare.
+LENGTH_LIMIT_SHARE = 0.95
 
 # Harmony's closing tokens would otherwise be counted as answer text.
 _TRAILING_SPECIALS = re.compile(
@@ -147,7 +158,8 @@ def family_of(raw: object) -> MarkerSet:
 
 
 def detect_markers(responses: Iterable[object]) -> MarkerSet:
-    """The family of a run: the one most of its responses show; ``none`` when none shows any.
+    """The family of a run: the one most of its responses show; ``none`` when none shows any
+    (or fewer than :data:`DETECTION_SHARE` of them do).
 
     Detection is per run, not per response, because the responses that matter most carry no
     marker at all: a reasoning model whose chat template opened ``<think>`` in the prompt and
@@ -155,11 +167,24 @@ def detect_markers(responses: Iterable[object]) -> MarkerSet:
     thinking. Per response, such a cut-off thought would pass for a finished plain answer.
     """
     seen = Counter(family_of(raw).name for raw in responses)
+    total = seen.total()
     seen.pop("none", None)
-    if not seen:
+    if not seen or max(seen.values()) < DETECTION_SHARE * total:
         return MARKER_SETS["none"]
     top = max(seen.values())
     return MARKER_SETS[next(n for n in DETECTED if seen.get(n) == top)]
+
+
+def mark_length_stop(
+    response: ModelResponse, limit: int | None, count: Callable[[str], int]
+) -> ModelResponse:
+    """``response``, with finish reason "length" when it gives none and its tokens (``count``)
+    reach the request's token ``limit`` (see :data:`LENGTH_LIMIT_SHARE`)."""
+    if limit is None or response.finish_reason is not None:
+        return response
+    if count(response.content) + count(response.reasoning or "") < LENGTH_LIMIT_SHARE * limit:
+        return response
+    return dataclasses.replace(response, finish_reason="length")
 
 
 def split_trace(raw: object, markers: str | MarkerSet = AUTO) -> Trace:

@@ -263,3 +263,21 @@ def test_cli_takes_a_gold_file_and_auto_markers(tmp_path):
     args = build_parser().parse_args(["analyze", "x.jsonl", "--gold", str(MATH500)])
     parsed = options_from_args(args)
     assert parsed.gold == MATH500 and parsed.markers == "auto" and parsed.tokenizer is None
+
+
+def test_an_lm_eval_response_at_its_logged_token_limit_is_truncated(tmp_path):
+    """lm-eval's API models log no finish reason; the request's max_gen_toks is in the log."""
+    run = tmp_path / "out" / "plain-model"
+    doc = {"problem": "What is 2+2?", "answer": "4", "level": 1, "unique_id": "u"}
+    complete, cut = "It is $\\boxed{4}$.", "Two and two " * 30
+    records = [
+        {**lm_eval_record({**doc, "unique_id": f"u{i}"}, [r]), "doc_id": i,
+         "arguments": {"gen_args_0": {"arg_0": "prompt", "arg_1": {"max_gen_toks": 60}}}}
+        for i, r in enumerate([complete, cut])
+    ]  # fmt: skip
+    jsonl(run / f"samples_thinkbench_math500_level1_{STAMP}.jsonl", records)
+    result = analyze(options([str(tmp_path / "out")], tmp_path / "o", workers=1))
+    truncated = sorted(
+        (s.sample.response.content == cut, s.record.truncated) for s in result.scored
+    )
+    assert truncated == [(False, False), (True, True)]

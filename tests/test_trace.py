@@ -1,7 +1,7 @@
 import pytest
 
 from lm_eval_thinkbench.response import ModelResponse, from_wire
-from lm_eval_thinkbench.trace import custom_markers, detect_markers, split_trace
+from lm_eval_thinkbench.trace import custom_markers, detect_markers, mark_length_stop, split_trace
 
 
 def test_think_tags_split_at_last_end_marker():
@@ -167,3 +167,18 @@ def test_lone_surrogates_become_replacement_characters():
 def test_deeply_nested_envelope_is_plain_text_not_a_crash():
     raw = '{"thinkbench_response": 1, "content": ' + "[" * 100_000 + "]" * 100_000 + "}"
     assert from_wire(raw).content == raw
+
+
+def test_one_stray_marker_does_not_make_a_plain_run_reasoning():
+    run = ["\\boxed{1}"] * 99 + ["I write </think> for fun. \\boxed{2}"]
+    assert detect_markers(run).name == "none"
+    assert detect_markers(run[:10] + run[-1:]).name == "think"  # 1 in 11 is past 5%
+
+
+def test_mark_length_stop_only_without_a_finish_reason():
+    count = len  # one "token" per character
+    assert mark_length_stop(ModelResponse("x" * 95), 100, count).finish_reason == "length"
+    assert mark_length_stop(ModelResponse("x" * 94), 100, count).finish_reason is None
+    told = ModelResponse("x" * 100, finish_reason="stop")
+    assert mark_length_stop(told, 100, count).finish_reason == "stop"
+    assert mark_length_stop(ModelResponse("x" * 100), None, count).finish_reason is None

@@ -27,6 +27,9 @@ class Sample:
     None when it logged none. ``where`` is ``file:line``, for error messages and the reader.
     ``tokenizers`` are the tokenizers the run itself names, best first (the one its records
     say counted, then its model's), so that analyze counts as the run did (``counting.py``).
+    ``max_gen_toks`` is the token limit the request was sent with, where the log records it:
+    a response with no finish reason that reaches it was cut (``trace.mark_length_stop``),
+    as the harness decides.
     """
 
     model: str
@@ -40,6 +43,7 @@ class Sample:
     where: str
     logged_correct: bool | None = None
     tokenizers: tuple[str, ...] = ()
+    max_gen_toks: int | None = None
 
     @property
     def key(self) -> tuple[str, str, str, int]:

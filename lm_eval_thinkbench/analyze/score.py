@@ -37,7 +37,13 @@ from lm_eval_thinkbench.locate.rule import FirstCorrect, find_statements, locate
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.steps import Span
 from lm_eval_thinkbench.tokens import TokenCounter, get_counter
-from lm_eval_thinkbench.trace import MarkerSet, detect_markers, resolve_markers, split_trace
+from lm_eval_thinkbench.trace import (
+    MarkerSet,
+    detect_markers,
+    mark_length_stop,
+    resolve_markers,
+    split_trace,
+)
 
 if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judge is used
     from lm_eval_thinkbench.judge.client import JudgeReply, JudgeRunner
@@ -240,7 +246,8 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
     sample = job.sample
     counter = options.counter(sample.model)
     grader = default_grader()
-    graded = grade_response(sample.response, sample.gold, config, grader)
+    response = mark_length_stop(sample.response, sample.max_gen_toks, counter.count)
+    graded = grade_response(response, sample.gold, config, grader)
     reasoning = graded.trace.thought  # the text the judge saw, split the same way
     steps = job.steps if job.steps is not None else config.split_steps(reasoning)
     checker_correct = graded.correct

@@ -10,7 +10,6 @@ aggregates metrics defined on a subset of the samples.
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
 import json
 import logging
@@ -25,19 +24,11 @@ from tqdm import tqdm
 
 from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.response import ModelResponse, from_wire, utf8_safe
-from lm_eval_thinkbench.tokens import TokenCounter, counter_for_run
-from lm_eval_thinkbench.trace import detect_markers, resolve_markers
+from lm_eval_thinkbench.tokens import counter_for_run
+from lm_eval_thinkbench.trace import detect_markers, mark_length_stop, resolve_markers
 
 # Under lm-eval's logger, so the line shows in an lm_eval run (lm-eval configures only its own).
 log = logging.getLogger("lm_eval.thinkbench")
-
-
-#: A response with no finish reason is taken to have hit the length limit when its counted
-#: tokens reach this share of the request's ``max_gen_toks``. lm-eval's hf, vllm and
-#: local-chat-completions models pass no finish reason, and our counter may not be the
-#: model's own tokenizer, so the count is an estimate: 5% slack absorbs a vocabulary's
-#: difference while a complete answer that long is rare.
-LENGTH_LIMIT_SHARE = 0.95
 
 
 class RecordFilter(Filter):
@@ -71,7 +62,7 @@ class RecordFilter(Filter):
         _make_writable(instances)
         limits = _max_gen_toks(instances, len(resps))
         responses = [
-            [_at_limit(from_wire(raw), limit, self.counter) for raw in doc_resps]
+            [mark_length_stop(from_wire(raw), limit, self.counter.count) for raw in doc_resps]
             for doc_resps, limit in zip(resps, limits, strict=True)
         ]
         self.markers = resolve_markers(run.scoring.markers) or detect_markers(
@@ -136,17 +127,6 @@ def _max_gen_toks(instances: list[Instance] | None, n: int) -> list[int | None]:
         limit = kwargs.get("max_gen_toks") if isinstance(kwargs, dict) else None
         limits.append(limit if isinstance(limit, int) and limit > 0 else None)
     return limits
-
-
-def _at_limit(response: ModelResponse, limit: int | None, counter: TokenCounter) -> ModelResponse:
-    """``response``, with finish reason "length" when it has none and its tokens reach the
-    limit (see :data:`LENGTH_LIMIT_SHARE`)."""
-    if limit is None or response.finish_reason is not None:
-        return response
-    tokens = counter.count(response.content) + counter.count(response.reasoning or "")
-    if tokens < LENGTH_LIMIT_SHARE * limit:
-        return response
-    return dataclasses.replace(response, finish_reason="length")
 
 
 def records(results: Sequence[Any]) -> list[dict[str, Any]]:

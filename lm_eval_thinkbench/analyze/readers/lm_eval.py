@@ -204,6 +204,7 @@ def _samples(
     verdicts = _logged_verdicts(record, payloads)
     sample_id = _first(doc, _ID_KEYS) or str(record.get("doc_id"))
     subset = subset_name(parse_level(doc.get("level")), task)
+    max_gen_toks = _max_gen_toks(record)
     return [
         Sample(
             model=model,
@@ -217,9 +218,20 @@ def _samples(
             where=where,
             logged_correct=verdicts[k],
             tokenizers=_counted_with(payloads[k]) + run_tokenizers,
+            max_gen_toks=max_gen_toks,
         )
         for k, raw in enumerate(repeats)
     ]
+
+
+def _max_gen_toks(record: dict[str, Any]) -> int | None:
+    """The token limit the request was sent with: lm-eval logs a generation request's
+    arguments as ``{"gen_args_0": {"arg_0": prompt, "arg_1": gen_kwargs}}``."""
+    arguments = record.get("arguments")
+    first = arguments.get("gen_args_0") if isinstance(arguments, dict) else None
+    kwargs = first.get("arg_1") if isinstance(first, dict) else None
+    limit = kwargs.get("max_gen_toks") if isinstance(kwargs, dict) else None
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else None
 
 
 def _gold(doc: dict[str, Any], record: dict[str, Any], task: str) -> str | None:
