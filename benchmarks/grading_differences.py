@@ -1,19 +1,24 @@
-"""Where our grading differs from plain math-verify: real predictions and the verdict table.
+"""Where our grading differs from math-verify: real predictions and the verdict table.
 
 For each real prediction file in shared/ (Sky-T1 27B and Qwen2.5-Math-7B on MATH-500) the final
 answer of every response is extracted as the project extracts it (``extract_final_answer`` on
 the answer part; a Sky-T1 thought that never closes is graded on the last ``\\boxed{}`` of its
-text, the lenient policy) and graded twice on the same extracted text: by the project's grader
-(``math/rewrite.py``, then math-verify in a worker) and by plain math-verify,
-``verify(parse("$" + gold + "$"), parse("$" + answer + "$"))``. The gold comes from
+text, the lenient policy) and graded three times on the same extracted text: by the project's
+grader (``verify.candidate_readings``: ``math/rewrite.py`` and both wrappers, in a worker), by
+plain math-verify, ``verify(parse("$" + gold + "$"), parse("$" + answer + "$"))``, and by
+math-verify as the grader called it before reading beyond it (the answer wrapped as
+``\\boxed{..}``: ``verify.parse_gold``/``parse_candidate``). The gold comes from
 ``math500/test.jsonl`` by ``idx`` (the files' ``gt`` is corrupted for a few problems).
 
-Prints, per file: the accuracy of both and of the file's logged ``score`` (the Qwen2.5-Math
-grader's verdict, which also reads the last number of an unboxed response), how the answers
-were extracted, and EVERY document where our verdict differs from math-verify's, with the gold,
-the extracted answer, both verdicts and the rewrite rules that fired (the reason). Then the same
-for the verdict table of ``tests/test_math_grader.py``, with the expected verdict. It asserts
-nothing; the differences are adjudicated in the README.
+Prints, per file: the accuracy of all three and of the file's logged ``score`` (the
+Qwen2.5-Math grader's verdict, which also reads the last number of an unboxed response), how
+the answers were extracted, and EVERY document where our verdict differs from either
+math-verify's, with the gold, the extracted answer, the verdicts (ours / ``$`` / ``\\boxed``)
+and the reason: the rewrite rules that fired, or ``-`` where none did (then the two wrappers
+disagree and ours keeps the match of either). The same for every distinct answer statement of
+the responses (what the first-correct locator grades) and for the verdict table of
+``tests/test_math_grader.py``, with the expected verdict. It asserts nothing; the differences
+are adjudicated in the README.
 
     python benchmarks/grading_differences.py
 """
@@ -33,6 +38,7 @@ from typing import Any
 
 from lm_eval_thinkbench.harness.data import read_jsonl
 from lm_eval_thinkbench.locate.rule import find_statements
+from lm_eval_thinkbench.math import verify
 from lm_eval_thinkbench.math.extract import Extraction, extract_final_answer, last_boxed
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.math.rewrite import prepare_candidate, rewrite_answer
@@ -61,6 +67,30 @@ def math_verify_verdict(gold: str, answer: str | None) -> bool:
         return bool(verify(parse(f"${gold}$"), parse(f"${answer}$")))
     except Exception:  # a crash inside math-verify counts as "not equivalent", as in ours
         return False
+
+
+def boxed_verdict(gold: str, answer: str | None) -> bool:
+    """math-verify as the grader called it before reading beyond it: the answer as
+    ``\\boxed{..}``, the gold as ``$..$``, no rewrites."""
+    from math_verify import verify as math_verify
+
+    if not answer:
+        return False
+    try:
+        parsed = verify.parse_candidate(answer)
+        return bool(parsed) and bool(math_verify(verify.parse_gold(gold), parsed))
+    except Exception:  # a crash inside math-verify counts as "not equivalent", as in ours
+        return False
+
+
+def verdicts(grader: Grader, gold: str, answer: str | None) -> tuple[bool, bool, bool]:
+    """(ours, plain math-verify, math-verify with the box wrapper) on the same answer."""
+    our = answer is not None and grader.equivalent(gold, answer).equivalent
+    return our, math_verify_verdict(gold, answer), boxed_verdict(gold, answer)
+
+
+def _verdicts(our: bool, dollar: bool, boxed: bool) -> str:
+    return "/".join("TF"[not v] for v in (our, dollar, boxed))
 
 
 def final_answer(response: str, reasons: bool) -> Extraction:
@@ -105,27 +135,34 @@ def _show(value: str | None, width: int = 60) -> str:
 
 
 def grade_file(path: Path, reasons: bool, golds: list[str], grader: Grader) -> None:
-    ours = theirs = logged = total = 0
+    totals = [0, 0, 0]
+    logged = count = 0
     methods: Counter[str] = Counter()
     differences = []
     for row in predictions(path):
         gold = golds[row["idx"]]
         extraction = final_answer(_listed(row["code"])[0], reasons)
         methods[extraction.method] += 1
-        our = extraction.value is not None and grader.equivalent(gold, extraction.value).equivalent
-        their = math_verify_verdict(gold, extraction.value)
-        ours, theirs, total = ours + our, theirs + their, total + 1
+        graded = verdicts(grader, gold, extraction.value)
+        totals = [t + v for t, v in zip(totals, graded, strict=True)]
         logged += bool(_listed(row["score"])[0])
-        if our != their:
-            differences.append((row["idx"], gold, extraction.value, our, their))
-    print(f"\n== {path.name}: {total} responses")
-    print(f"accuracy: ours {ours} ({ours / total:.1%}), math-verify {theirs} "
-          f"({theirs / total:.1%}), logged score {logged} ({logged / total:.1%})")  # fmt: skip
+        count += 1
+        if len(set(graded)) > 1:
+            differences.append((f"idx {row['idx']}", gold, extraction.value, graded))
+    print(f"\n== {path.name}: {count} responses")
+    names = ("ours", "math-verify $..$", "math-verify \\boxed{}", "logged score")
+    counts = zip(names, (*totals, logged), strict=True)
+    shares = [f"{name} {n} ({n / count:.1%})" for name, n in counts]
+    print("accuracy: " + ", ".join(shares))
     print("extracted by: " + ", ".join(f"{m} {n}" for m, n in methods.most_common()))
-    print(f"verdicts that differ from math-verify: {len(differences)}")
-    for idx, gold, answer, our, their in differences:
-        print(f"  idx {idx}: gold {_show(gold, 40)} answer {_show(answer)} ours {our} "
-              f"math-verify {their} [{reason(gold, answer)}]")  # fmt: skip
+    _print_differences(differences)
+
+
+def _print_differences(rows: list[tuple[str, str, str | None, tuple[bool, bool, bool]]]) -> None:
+    print(f"verdicts that differ from math-verify's (ours/$/boxed): {len(rows)}")
+    for where, gold, answer, graded in rows:
+        print(f"  {where}: gold {_show(gold, 36)} answer {_show(answer)} {_verdicts(*graded)} "
+              f"[{reason(gold, answer)}]")  # fmt: skip
 
 
 def grade_statements(paths: list[Path], golds: list[str], grader: Grader) -> None:
@@ -137,42 +174,32 @@ def grade_statements(paths: list[Path], golds: list[str], grader: Grader) -> Non
         for row in predictions(path)
         for statement in find_statements(_listed(row["code"])[0])
     }
+    totals = [0, 0, 0]
     differences = []
-    ours = theirs = 0
     for name, idx, value in sorted(pairs):
-        gold = golds[idx]
-        our = grader.equivalent(gold, value).equivalent
-        their = math_verify_verdict(gold, value)
-        ours, theirs = ours + our, theirs + their
-        if our != their:
-            differences.append((name, idx, gold, value, our, their))
+        graded = verdicts(grader, golds[idx], value)
+        totals = [t + v for t, v in zip(totals, graded, strict=True)]
+        if len(set(graded)) > 1:
+            differences.append((f"{name[11:22]} idx {idx}", golds[idx], value, graded))
     print(f"\n== answer statements in the responses: {len(pairs)} distinct per document")
-    print(f"equivalent to the gold: ours {ours}, math-verify {theirs}")
-    print(f"verdicts that differ from math-verify: {len(differences)}")
-    for name, idx, gold, value, our, their in differences:
-        print(f"  {name[:24]} idx {idx}: gold {_show(gold, 30)} statement {_show(value)} "
-              f"ours {our} math-verify {their} [{reason(gold, value)}]")  # fmt: skip
+    print("equivalent to the gold: ours {}, math-verify $..$ {}, \\boxed{{}} {}".format(*totals))
+    _print_differences(differences)
 
 
 def grade_table(grader: Grader) -> None:
     sys.path.insert(0, str(REPO / "tests"))
     from test_math_grader import PAIRS
 
+    right = [0, 0, 0]
     differences = []
-    ours_right = theirs_right = 0
     for gold, candidate, expected in PAIRS:
-        our = grader.equivalent(gold, candidate).equivalent
-        their = math_verify_verdict(gold, candidate)
-        ours_right += our is expected
-        theirs_right += their is expected
-        if our != their:
-            differences.append((gold, candidate, expected, our, their))
+        graded = verdicts(grader, gold, candidate)
+        right = [r + (v is expected) for r, v in zip(right, graded, strict=True)]
+        if len(set(graded)) > 1:
+            differences.append((f"expected {'TF'[not expected]}", gold, candidate, graded))
     print(f"\n== verdict table (tests/test_math_grader.py): {len(PAIRS)} pairs")
-    print(f"right: ours {ours_right}, math-verify {theirs_right}")
-    print(f"verdicts that differ from math-verify: {len(differences)}")
-    for gold, candidate, expected, our, their in differences:
-        print(f"  gold {_show(gold, 40)} answer {_show(candidate)} expected {expected} "
-              f"ours {our} math-verify {their} [{reason(gold, candidate)}]")  # fmt: skip
+    print("right: ours {}, math-verify $..$ {}, \\boxed{{}} {}".format(*right))
+    _print_differences(differences)
 
 
 def main() -> None:

@@ -120,6 +120,10 @@ _VALUE_WORDS = frozenset(
 )
 _CONTROL_WORD_RE = re.compile(r"\\[A-Za-z]+")
 _LETTER_RE = re.compile(r"[A-Za-z]")
+#: What any rule needs: a letter that starts a plain word (not a control word), a character
+#: beyond ASCII (``π``, ``√``, ``²``), or ``\\sqrt(``. Answers without one (numbers, most
+#: LaTeX) skip every pass: the grader computes cache keys with these rules on each check.
+_MAY_REWRITE_RE = re.compile(r"(?<![\\A-Za-z])[A-Za-z]|[^\x00-\x7f]|\\sqrt\s*\(")
 
 
 def _needs_space(text: str, end: int) -> str:
@@ -233,7 +237,7 @@ def rewrite_answer(answer: str) -> Rewrite:
     Non-strings come back unchanged. Linear in the length of ``answer``; the grader only
     passes answers it will check (:data:`.verify.MAX_ANSWER_CHARS` at most).
     """
-    if not isinstance(answer, str):
+    if not isinstance(answer, str) or not _MAY_REWRITE_RE.search(answer):
         return Rewrite(answer)
     fired: list[str] = []
     text = _rewrite_tokens(answer, fired)
@@ -291,7 +295,7 @@ def prepare_candidate(gold: str, candidate: str) -> Rewrite:
     rewritten = rewrite_answer(candidate)
     if not isinstance(gold, str) or not isinstance(rewritten.text, str):
         return rewritten
-    if not _LETTER_RE.search(rewritten.text):
+    if not _MAY_REWRITE_RE.search(rewritten.text):
         return rewritten
     number = _strip_words(gold, rewritten.text)
     if number is None:
