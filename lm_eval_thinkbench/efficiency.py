@@ -11,7 +11,9 @@ Definitions (tokens are counted on the model's own text, see ``tokens.py``):
   counts it, so plain step-by-step solutions get comparable figures.
 * ``thought_num``: switch phrases in the reasoning (``steps.PhraseMatcher``).
 * ``first_correct_tokens``: tokens of the reasoning up to the *end* of the first step that
-  commits to an answer equivalent to the gold (``locate.rule``, or a judge). When the reasoning
+  commits to an answer equivalent to the gold (``locate.rule``, or a judge);
+  ``first_correct_quote`` quotes the committing words and ``first_correct_rule`` says why they
+  count (``locate.commit``). When the reasoning
   never states it but the final answer is right, the answer was first reached after the
   reasoning: the whole reasoning counts.
 * ``reflection_tokens`` = reasoning − first_correct; ``token_efficiency`` =
@@ -117,6 +119,7 @@ class SampleRecord:
     first_correct_step: int | None
     first_correct_source: str | None
     first_correct_quote: str | None
+    first_correct_rule: str | None
     first_correct_tokens: int | None
     reflection_tokens: int | None
     token_efficiency: float | None
@@ -172,13 +175,15 @@ def score_response(
     counter: TokenCounter,
     grader: Grader,
     *,
+    problem: str | None = None,
     locate: Locate | None = None,
     locator: str = "rule",
 ) -> SampleRecord:
     """Split, grade, locate and count one response. Never raises on model output.
 
-    ``locate`` replaces the rule locator (a first-correct position found elsewhere, e.g. by a
-    judge); ``locator`` names it in the record.
+    ``problem`` (the question) lets the rule locator tell the asked quantity from
+    intermediate ones. ``locate`` replaces the rule locator (a first-correct position found
+    elsewhere, e.g. by a judge); ``locator`` names it in the record.
     """
     graded = grade_response(raw, gold, config, grader)
     reasoning = graded.trace.thought
@@ -186,7 +191,7 @@ def score_response(
     statements = find_statements(reasoning)
     if locate is None:
         located: FirstCorrect | LocatorError = locate_first_correct(
-            reasoning, steps, gold, grader, statements=statements
+            reasoning, steps, gold, grader, problem=problem, answer=graded.trace.answer
         )
     else:
         located = locate(reasoning, steps, gold, statements)
@@ -259,6 +264,7 @@ def score_graded(
             first_correct_step=None,
             first_correct_source=None,
             first_correct_quote=None,
+            first_correct_rule=None,
             first_correct_tokens=None,
             reflection_tokens=None,
             token_efficiency=None,
@@ -307,6 +313,7 @@ def score_graded(
         first_correct_step=located.step_index,
         first_correct_source=source,
         first_correct_quote=located.quote,
+        first_correct_rule=located.rule,
         first_correct_tokens=first_tokens,
         reflection_tokens=reflection,
         token_efficiency=efficiency,

@@ -39,7 +39,7 @@ def test_earliest_committed_step_is_found(grader):
     reasoning = (
         "The problem asks for 1/2 + 1/4. We are told the result is a fraction.\n\n"
         "So the answer is $\\frac{1}{2}$.\n\n"  # wrong statement first
-        "Wait, I forgot the quarter. 1/2 + 1/4 = 3/4.\n\n"
+        "Wait, I forgot the quarter; adding it changes things.\n\n"
         "So the answer is $0.75$.\n\n"  # equivalent to the gold, different form
         "Let me verify: yes, the answer is $\\frac{3}{4}$."
     )
@@ -47,13 +47,28 @@ def test_earliest_committed_step_is_found(grader):
     found = locate_first_correct(reasoning, steps, "\\frac{3}{4}", grader)
     assert found.step_index == 3
     assert found.char_end == steps[3].end
-    assert found.quote == "$0.75$" and found.value == "0.75"
+    assert found.quote == "the answer is $0.75$" and found.value == "0.75"
+    assert found.rule == "answer"
+
+
+def test_the_computation_that_produces_the_answer_is_the_commitment(grader):
+    """The protocol counts the result of the computation of the asked quantity, not only a
+    later "the answer is"."""
+    reasoning = (
+        "The problem asks for 1/2 + 1/4.\n\n"
+        "Wait, I forgot the quarter. 1/2 + 1/4 = 3/4.\n\n"
+        "So the answer is $0.75$."
+    )
+    found = locate_first_correct(reasoning, split_separator(reasoning), "\\frac{3}{4}", grader)
+    assert (found.step_index, found.quote, found.rule) == (1, "1/2 + 1/4 = 3/4", "result")
 
 
 def test_intermediate_equal_to_gold_is_not_a_commitment(grader):
+    """A value named as something else (what is left of a cake) is not the answer when the
+    model goes on to answer something different."""
     reasoning = "We have 3/4 of the cake left, that is 0.75.\n\nTherefore the answer is 2."
     found = locate_first_correct(reasoning, split_separator(reasoning), "\\frac{3}{4}", grader)
-    assert found.step_index is None and found.candidates == 1
+    assert found.step_index is None and found.rule is None and found.candidates >= 1
 
 
 def test_no_statements_no_checks(grader):

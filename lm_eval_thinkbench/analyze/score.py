@@ -33,6 +33,7 @@ from lm_eval_thinkbench.efficiency import (
     grade_response,
     score_graded,
 )
+from lm_eval_thinkbench.lifetime import die_with_parent
 from lm_eval_thinkbench.locate.rule import FirstCorrect, find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.steps import Span
@@ -273,7 +274,14 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
         rule_located: Located = (
             steps
             if isinstance(steps, LocatorError)
-            else locate_first_correct(reasoning, spans, sample.gold, grader, statements=statements)
+            else locate_first_correct(
+                reasoning,
+                spans,
+                sample.gold,
+                grader,
+                problem=sample.problem or None,
+                answer=graded.trace.answer,
+            )
         )
         rule = record(rule_located, "rule")
     if job.judged is None:
@@ -308,7 +316,7 @@ def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
         initializer=_init_worker,
-        initargs=(specs,),
+        initargs=(specs, os.getpid()),
     )
     try:
         for ready in [pool.submit(os.getpid) for _ in range(workers)]:
@@ -318,9 +326,12 @@ def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
     return pool
 
 
-def _init_worker(specs: list[str | None]) -> None:
-    """Load the counters and start the worker's grader: its process imports math-verify while
-    this one scores the first samples."""
+def _init_worker(specs: list[str | None], parent: int) -> None:
+    """Die with ``parent`` (a killed analyze leaves no worker behind; the pool forks every
+    worker from the thread that made it, which outlives the pool), load the counters and
+    start the worker's grader: its process imports math-verify while this one scores the first
+    samples, and dies with this one."""
+    die_with_parent(parent)
     for spec in specs:
         get_counter(spec)
     default_grader(preload=False).start(wait=False)

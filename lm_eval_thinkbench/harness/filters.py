@@ -25,4 +25,12 @@ class ThinkEfficiencyFilter(RecordFilter):
 
     def score(self, raw: ModelResponse, doc: dict[str, Any]) -> dict[str, Any]:
         gold = str(doc["answer"])
-        return score_response(raw, gold, self.scoring, self.counter, self.grader).to_dict()
+        problem = doc.get("problem")
+        return score_response(
+            raw,
+            gold,
+            self.scoring,
+            self.counter,
+            self.grader,
+            problem=problem if isinstance(problem, str) else None,
+        ).to_dict()

@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from lm_eval_thinkbench.locate.commit import first_commitment
 from lm_eval_thinkbench.math.extract import all_boxed, strip_answer
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import PhraseMatcher, Span, step_index_at
@@ -67,7 +68,8 @@ class Statement:
 class FirstCorrect:
     """The located first-correct statement, or None fields when the reasoning has none.
 
-    ``timeouts`` counts checks that hit the grading deadline (scored as not equivalent).
+    ``timeouts`` counts checks that hit the grading deadline (scored as not equivalent);
+    ``rule`` says why the located statement counts (see :mod:`.commit`), None for a judge.
     """
 
     step_index: int | None
@@ -76,6 +78,7 @@ class FirstCorrect:
     value: str | None
     candidates: int
     timeouts: int
+    rule: str | None = None
 
 
 def find_statements(text: str) -> list[Statement]:
@@ -149,33 +152,31 @@ def locate_first_correct(
     gold: str,
     grader: Grader,
     *,
-    statements: Sequence[Statement] | None = None,
+    problem: str | None = None,
+    answer: str | None = None,
 ) -> FirstCorrect:
-    """Find the earliest step of ``reasoning`` with a statement equivalent to ``gold``.
+    """Find the earliest step of ``reasoning`` that commits to a value equivalent to ``gold``.
 
-    Distinct values are graded once each, in order of first appearance, in one batched call;
-    the earliest statement of the first equivalent value is the answer. The located step is
-    the one containing the statement's start; tokens are later counted through its end.
-    ``statements`` may be passed when the caller already ran :func:`find_statements`.
+    ``problem`` (the question) and ``answer`` (the response's answer part) tell the locator
+    what is asked and what the model finally called it; without them only answer statements
+    and adopted results (see :mod:`.commit`) count. Candidate values are graded lazily, in
+    order, in batched calls; the located step is the one holding the claim's start, and tokens
+    are later counted through its end.
     """
-    if statements is None:
-        statements = find_statements(reasoning)
-    statements = [s for s in statements if step_index_at(steps, s.start) is not None]
-    values = list(dict.fromkeys(s.value for s in statements))
-    if not values:
-        return FirstCorrect(None, None, None, None, 0, 0)
-    match = grader.first_equivalent(gold, values)
-    if match.index is None:
-        return FirstCorrect(None, None, None, None, len(values), match.timeouts)
-    value = values[match.index]
-    hit = next(s for s in statements if s.value == value)
-    step = step_index_at(steps, hit.start)
-    assert step is not None  # statements outside every step were filtered out above
+    found = first_commitment(reasoning, gold, grader, problem=problem, answer=answer)
+    if found.claim is None:
+        return FirstCorrect(None, None, None, None, found.candidates, found.timeouts)
+    step = step_index_at(steps, found.claim.start)
+    if step is None:  # a claim between steps (a splitter that drops text): the step after it
+        step = next((i for i, s in enumerate(steps) if s.start >= found.claim.start), None)
+    if step is None:
+        return FirstCorrect(None, None, None, None, found.candidates, found.timeouts)
     return FirstCorrect(
         step_index=step,
         char_end=steps[step].end,
-        quote=reasoning[hit.start : hit.end],
-        value=value,
-        candidates=len(values),
-        timeouts=match.timeouts,
+        quote=reasoning[found.claim.start : found.claim.end],
+        value=found.claim.value,
+        candidates=found.candidates,
+        timeouts=found.timeouts,
+        rule=found.rule,
     )

@@ -1,0 +1,488 @@
+"""The asked quantity's names, and how a claim's names compare with them.
+
+A value equal to the gold is a commitment only when it is the value of the asked quantity:
+``f(5) = 7`` is not one when the problem asks for ``g(f(5) - 1)`` and the gold is 7. The names
+of the asked quantity come from
+
+* the question sentence of the problem: its math expressions (``$g(f(5)-1)$``, ``$a+b$``,
+  ``$x$``) and its noun phrase ("the fewest number of miles", "their median", "how many
+  beakers" -> "number of beakers");
+* the model's own final statement: the names of the chain that holds the final ``\\boxed{}``
+  ("Thus, the value of \\(\\tan A\\) is \\(\\boxed{..}\\)"), from the answer part when there
+  is one, else from the reasoning;
+* aliases: names that a chain of the reasoning sets equal to an asked name (``b = a_1``, "solve
+  for y, which is b"), so the model's own variable for the asked quantity counts too.
+
+A name that is a proper part of an asked expression (``f(5)`` of ``g(f(5) - 1)``, ``a`` of
+``a + b``) names an intermediate quantity.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from lm_eval_thinkbench.locate.claims import Claim, math_spans
+
+#: Words of a question that asks for an extremum ("the maximum value of $f$" asks for the
+#: maximum, not for f).
+EXTREMUM = frozenset(["maximum", "minimum", "larg", "small", "great", "less", "few", "most", "big"])
+_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "by",
+        "with",
+        "from",
+        "and",
+        "or",
+        "that",
+        "this",
+        "these",
+        "those",
+        "is",
+        "are",
+        "be",
+        "its",
+        "it",
+        "their",
+        "his",
+        "her",
+        "our",
+        "my",
+        "your",
+        "we",
+        "i",
+        "you",
+        "they",
+        "he",
+        "she",
+        "which",
+        "what",
+        "how",
+        "many",
+        "much",
+        "there",
+        "here",
+        "as",
+        "than",
+        "then",
+        "so",
+        "all",
+        "any",
+        "some",
+        "each",
+        "every",
+        "can",
+        "could",
+        "would",
+        "should",
+        "will",
+        "must",
+        "may",
+        "might",
+        "do",
+        "does",
+        "did",
+        "done",
+        "find",
+        "compute",
+        "determine",
+        "calculate",
+        "evaluate",
+        "express",
+        "enter",
+        "give",
+        "write",
+        "simplify",
+        "solve",
+        "let",
+        "if",
+        "when",
+        "where",
+        "such",
+    ]
+)
+_WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+#: The question: the sentence that asks (a question mark or an imperative verb).
+_ASKS = re.compile(
+    r"(?i)\?|\b(?:find|compute|determine|calculate|evaluate|simplify|solve|express|enter|give"
+    r"|what|which|how\s+many|how\s+much|write|convert|rationalize|factor|expand)\b"
+)
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z$\\])|\n\s*\n")
+_RELATION = re.compile(r"=|<|>|\\[lg]eq?\b|\\neq?\b|\\in\b|≤|≥")
+
+
+def name_key(name: str) -> str:
+    """A name's comparable form: no spaces, sizing commands, ``$``, ``*``/``\\cdot`` products
+    or braces around single characters; ``\\dfrac`` as ``\\frac``."""
+    key = re.sub(r"\\(?:left|right|displaystyle|,|;|!)|\$|\s+", "", name)
+    key = re.sub(r"\\[dt]frac", r"\\frac", key)
+    key = re.sub(r"\\cdot|\\times", "*", key)
+    key = key.rstrip(".,;:")
+    key = re.sub(r"\{(\w)\}", r"\1", key)
+    return key.lower()
+
+
+def _prose(name: str) -> str:
+    """A name without its LaTeX: commands, environments and ``\\text``-like arguments."""
+    name = re.sub(r"\\(?:begin|end|text|mathrm|mathbf|operatorname|mbox)\s*\{[^{}]*\}", " ", name)
+    return re.sub(r"\\[A-Za-z]+", " ", name)
+
+
+def content_words(name: str) -> frozenset[str]:
+    """The words that identify a name, crudely stemmed ("roots" -> "root", "walked" -> "walk")."""
+    words = set()
+    for w in _WORD.findall(_prose(name)):
+        w = w.lower()
+        if w in _STOP or len(w) < 3:
+            continue
+        words.add(_stem(w))
+    return frozenset(words)
+
+
+def head_word(name: str) -> str | None:
+    """The noun a name is about: the last specific word before "of" (participles skipped:
+    "total miles walked" -> "mile"), or the first after it when that one is generic ("the sum
+    of the roots" -> "root")."""
+    plain = re.sub(r"\\\(.*?\\\)|\$[^$]*\$|\\[A-Za-z]+", " ", name)
+    before, _, after = plain.partition(" of ")
+    for part, last in ((before, True), (after, False)):
+        words = [w.lower() for w in _WORD.findall(part)]
+        words = [
+            w for w in words if w not in _STOP and len(w) >= 3 and not w.endswith(("ed", "ing"))
+        ]
+        specific = [w for w in words if w not in GENERIC]
+        if specific:
+            return _stem(specific[-1] if last else specific[0])
+    return None
+
+
+def _noun_words(name: str) -> frozenset[str]:
+    """Specific words of a name that can be nouns (no "-ed", "-ing", "-ly" forms): what an
+    alias "the median is the 14th term" adds, and nothing from "is divided by"."""
+    words = [w.lower() for w in _WORD.findall(re.sub(r"\\[A-Za-z]+", " ", name))]
+    if any(w.endswith(("ed", "ing", "ly")) for w in words if len(w) > 4):
+        return frozenset()
+    return content_words(name) - GENERIC
+
+
+#: Comparatives and superlatives as one word: "x = 1 is smaller" answers "the smallest x".
+_DEGREES = {
+    f"{base}{end}": base
+    for base in ("small", "larg", "great", "few", "low", "high", "long", "short", "clos", "far")
+    for end in ("er", "est", "e", "")
+}
+_DEGREES.update({"least": "less", "bigger": "big", "biggest": "big", "maximal": "maximum",
+                 "minimal": "minimum", "max": "maximum", "min": "minimum"})  # fmt: skip
+
+
+def _stem(word: str) -> str:
+    if word in _DEGREES:
+        return _DEGREES[word]
+    for suffix in ("ies", "ing", "ed", "s"):
+        if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+    return word
+
+
+#: Words that carry no identity of their own in a name ("the value of ...").
+_GENERIC_WORDS = [
+    "value",
+    "values",
+    "final",
+    "answer",
+    "result",
+    "results",
+    "number",
+    "numbers",
+    "total",
+    "amount",
+    "exact",
+    "actual",
+    "possible",
+    "expression",
+    "quantity",
+    "sum",
+    "thing",
+    "one",
+    "ones",
+    "given",
+    "required",
+    "desired",
+    "resulting",
+    "real",
+    "vector",
+    "matrix",
+    "fraction",
+    "form",
+    "tuple",
+    "pair",
+    "simplified",
+]
+GENERIC = frozenset(map(_stem, _GENERIC_WORDS))
+
+
+def _has_letter(name: str) -> bool:
+    return bool(re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", name)))
+
+
+def _is_math_name(name: str) -> bool:
+    """A name written as math (``x``, ``a+b``, ``g(f(5)-1)``, ``\\tan A``), not as words."""
+    words = [w for w in _WORD.findall(_prose(name)) if len(w) > 1]
+    return not words
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The asked quantity's names: math keys and word sets, aliases included."""
+
+    math: frozenset[str]
+    words: tuple[frozenset[str], ...]
+
+    def matches(self, name: str) -> bool:
+        """Whether ``name`` names the asked quantity: as an asked formula, or in words whose
+        head noun is an asked word ("total miles walked" for "the fewest number of miles")
+        or that are all asked words."""
+        key = name_key(name)
+        if key in self.math:
+            return True
+        if any(name_key(part) in self.math for part in _math_parts(name)):
+            return True
+        specific = content_words(name) - GENERIC
+        if not specific:
+            return False
+        head = head_word(name)
+        return any(
+            specific <= asked or (head is not None and head in asked) for asked in self.words
+        )
+
+    def generic_only(self, name: str) -> bool:
+        """Whether ``name`` says only "the expression", "the value", "the result": the asked
+        one when the question asks for a formula's value."""
+        words = content_words(name)
+        formula = re.search(r"\d|\\[A-Za-z]", name) or _math_parts(name)
+        return bool(self.math) and bool(words) and not words - GENERIC and not formula
+
+    def is_part(self, name: str) -> bool:
+        """Whether ``name`` is a proper part of an asked expression (an intermediate)."""
+        key = name_key(name)
+        if not key or key in self.math or not _is_math_name(name):
+            return False
+        return any(len(key) < len(m) and _part_of(key, m) for m in self.math)
+
+
+def _part_of(key: str, whole: str) -> bool:
+    """``key`` occurs in ``whole`` as a whole operand (``f(5)`` in ``g(f(5)-1)``, ``a`` in
+    ``a+b``, but not ``b`` in ``\\tanb``)."""
+    for m in re.finditer(re.escape(key), whole):
+        before = whole[m.start() - 1] if m.start() else ""
+        after = whole[m.end()] if m.end() < len(whole) else ""
+        if (not before or not before.isalnum()) and (not after or not after.isalnum()):
+            return True
+    return False
+
+
+def _math_parts(name: str) -> list[str]:
+    """The formulas a mixed name gives its quantity: one in apposition ("the sum A + B + C +
+    D", "the angle θ") or right after "value of" ("the value of g(f(5) - 1)"), not one after
+    a preposition, which is an argument ("the image of the line y = 2x + 1")."""
+    parts = []
+    run: list[str] = []
+    words = _DELIMITERS.sub(" ", name).split()
+    for i, word in enumerate([*words, ""]):
+        if word and _is_formula_word(word):
+            run.append(word)
+            continue
+        start = i - len(run)
+        before = [w.lower().strip(",") for w in words[:start]]
+        argument = any(w in _PREPOSITIONS for w in before) and not (
+            len(before) >= 2 and before[-1] in _PREPOSITIONS and before[-2] in GENERIC
+        )
+        named = any(re.search(r"[A-Za-z]", w) for w in run) and run not in (["a"], ["I"])
+        if run and named and not argument:
+            parts.append(" ".join(run).strip(".,;:"))
+        run = []
+    return parts
+
+
+_PREPOSITIONS = frozenset(
+    [
+        "of",
+        "for",
+        "on",
+        "onto",
+        "under",
+        "in",
+        "at",
+        "to",
+        "from",
+        "with",
+        "by",
+        "between",
+        "than",
+        "over",
+        "into",
+        "about",
+    ]
+)
+_DELIMITERS = re.compile(r"\\[()\[\]]|\$")
+
+
+def _is_formula_word(word: str) -> bool:
+    """A plain-text word that belongs to a formula: operators, numbers, single letters, and
+    function applications like ``g(f(5)``."""
+    plain = re.sub(r"\\[A-Za-z]+", "", word)
+    letters = re.findall(r"[A-Za-z]+", plain)
+    return all(len(w) == 1 or "(" in plain for w in letters)
+
+
+#: Where the question names what it asks for: the math and the noun phrase after these.
+_ASK_VERB = re.compile(
+    r"(?i)\b(?:find|compute|determine|calculate|evaluate|simplify|solve\s+for|solve|express"
+    r"|enter|give|write|convert|rationalize|factor|expand|what\s+(?:is|are|was|were)"
+    r"|what|^\s*which|how\s+many|how\s+much)\b"
+)
+#: What may stand between the asking verb and an asked formula ("What is the value of $x$").
+_ASK_FILLER = re.compile(
+    r"(?i)^(?:\s|[,.]|\b(?:the|a|an|all|value|values|numerical|exact|of|is|are|for|integer|integers"
+    r"|positive|negative|real|number|numbers|possible|and"
+    r"|expression|quantity|sum|product|number|ordered|pair|triple|vector"
+    r"|matrix|point|function)\b)*$"
+)
+#: Words that end the asked noun phrase ("the fewest number of miles | she can walk").
+_PHRASE_END = re.compile(
+    r"(?i)\b(?:is|are|was|were|will|can|could|would|should|does|do|did|has|have|had|she|he|it"
+    r"|they|we|you|i|that|which|who|whose|where|when|if|such\s+that|so|to|for|in|on|at|from|with|as"
+    r"|by|given|after|before|if|between|among|into|under|over|using)\b|[?.,;:$\\]"
+)
+
+
+def noun_phrase(text: str) -> str:
+    """``text`` up to where its noun phrase ends ("the fewest number of miles | she can walk",
+    "the largest x-value | where the graphs meet")."""
+    end = _PHRASE_END.search(text)
+    return text[: end.start()] if end else text
+
+
+def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
+    """Math keys and word sets the problem's question gives the asked quantity: the formulas
+    right after the asking verb ("find $a + b$", "What is the value of $g(f(5)-1)$", "Solve for
+    $x$") and the noun phrase after it ("What is their median", "How many such beakers")."""
+    text = re.sub(r"(?i)^\s*return your final response within \\boxed\{\}\.\s*", "", problem)
+    text = re.sub(r"\[asy\].*?\[/asy\]", " ", text, flags=re.DOTALL)
+    math: set[str] = set()
+    words: list[frozenset[str]] = []
+    sentences = [s for s in _SENTENCE.split(text) if s.strip()]
+    for sentence in [s for s in sentences if _ASKS.search(s)][-2:] or sentences[-1:]:
+        verbs = list(_ASK_VERB.finditer(sentence))
+        verb = verbs[-1] if verbs else None  # the last: "If ..., then what is $t(g(16))$?"
+        at = verb.end() if verb else 0
+        for span in math_spans(sentence):
+            if span.start < at:
+                continue
+            between = sentence[at : span.start]
+            if not _ASK_FILLER.match(between) or sentence[span.end : span.end + 1] == "-":
+                break  # past the asked formula, or "$x$-value": a word, not a formula
+            inner = sentence[span.inner_start : span.inner_end].strip().rstrip(".,;:")
+            if inner and not _RELATION.search(inner) and len(inner) <= 80:
+                math.add(name_key(inner))
+            at = span.end
+        phrase = sentence[verb.end() :] if verb else sentence
+        head = noun_phrase(re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase))
+        if verb and verb.group().lower().startswith("how"):
+            head = "number of " + head
+        found = content_words(head)
+        if found - GENERIC:
+            words.append(found)
+    return math, words
+
+
+#: The model's own statement of its goal ("So I need to find the angle θ such that ...").
+_GOAL = re.compile(
+    r"(?i)\b(?:need|want|have|asked|going|trying|supposed)\s+to\s+(?:find|compute|determine"
+    r"|calculate|evaluate|figure\s+out|solve\s+for|simplify|work\s+out)\s+"
+    r"(?P<goal>(?:\\\(.*?\\\)|\$[^$]*\$|[^.;:?\n$\\])+?)"
+    r"(?=[.;:?]|,|\s+(?:such\s+that|where|which|given|and\s+express|if|when)\b|\n|$)"
+)
+
+
+def goal_names(reasoning: str) -> list[str]:
+    """What the model says it has to find, in its first paragraph (where it restates the
+    problem; later "I need to find f(5)" names a step, not the goal)."""
+    first = reasoning.lstrip()[:2000].split("\n\n", 1)[0]
+    return [re.sub(r"^out\s+", "", m.group("goal").strip()) for m in _GOAL.finditer(first)]
+
+
+def asked_names(
+    problem: str | None,
+    final: Sequence[Claim],
+    aliases: Iterable[tuple[str, ...]],
+    goals: Sequence[str] = (),
+) -> Asked:
+    """The asked quantity's names from the question, the final statement's names, the goals the
+    model set itself (:func:`goal_names`), and the alias chains (tuples of names set equal to
+    each other: one step, so aliases of aliases do not spread through a whole trace; never the
+    problem's free variables).
+
+    Of the final statement, the subject counts, and the formulas among its other names that
+    are named (a letter of their own: ``g(6)``, not ``2 + 2 + 3 + 6``) or written in the
+    problem (``129^{34} + 96^{38}``)."""
+    math: set[str] = set()
+    words: list[frozenset[str]] = []
+    problem_key = name_key(problem) if problem else ""
+    if problem:
+        math, words = question_names(problem)
+    named = [
+        claim.names[:1] + tuple(n for n in claim.names[1:] if _is_math_name(n)) for claim in final
+    ]
+    free = problem_variables(problem) - math if problem else set()
+    for names, from_goal in [*((n, False) for n in named), *(((g,), True) for g in goals)]:
+        for name in names:
+            if _is_math_name(name):
+                key = name_key(name)
+                if from_goal and key in free:
+                    continue  # "x" of "f(x) = ...": the problem's variable, not what it asks
+                if _has_letter(name) or (len(key) >= 3 and key in problem_key):
+                    math.add(key)
+            else:
+                found = content_words(noun_phrase(name)) - GENERIC
+                if found:
+                    words.append(found)
+                if not found & EXTREMUM:  # "the maximum value of f(x, y)": f is not asked
+                    parts = {name_key(p) for p in _math_parts(name)}
+                    math.update(parts - free if from_goal else parts)
+    asked = Asked(frozenset(math), tuple(words))
+    new_math: set[str] = set()
+    new_words: set[frozenset[str]] = set()
+    for group in (tuple(g) for g in aliases if len(g) <= 3):
+        if not any(asked.matches(n) for n in group):
+            continue
+        new_math |= {name_key(n) for n in group if _is_math_name(n)} - free
+        if len(group) == 2 and not any(_is_math_name(n) for n in group):
+            phrases = [noun_phrase(n) for n in group]
+            new_words |= {
+                found
+                for n in phrases
+                if re.match(r"(?i)the\s", n) and len(n.split()) <= 4 and (found := _noun_words(n))
+            }
+    return Asked(asked.math | new_math, (*asked.words, *(new_words - set(asked.words))))
+
+
+def problem_variables(problem: str) -> set[str]:
+    """The single-letter variables of the problem's formulas (``x`` in ``f(x) = 2x - 3``):
+    the problem's own free variables, which a trace uses everywhere, so they are no alias of
+    the asked quantity unless the question asks for them."""
+    found: set[str] = set()
+    for span in math_spans(problem):
+        inner = re.sub(r"\\[A-Za-z]+", " ", problem[span.inner_start : span.inner_end])
+        found.update(re.findall(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])", inner))
+    return found

@@ -1,0 +1,869 @@
+"""Claims: every place where a reasoning trace states that something has a value.
+
+Real reasoning models first reach an answer in many shapes: ``a + b = -3 + 3 = 0``,
+``N = 2*36 + 4*6 + 2 = 98``, a display ``\\[ n = 6 \\]``, "the degree should be 4", "the
+smallest integer ... is 17", "which is 36 miles", a bare ``\\[ 2k + 2 \\]`` after "I get:". A
+locator that only reads "so ... is X" and boxes finds most of them late or not at all.
+
+This module reads a text as sentences and each sentence as *chains*: terms joined by links
+(``=``, ``\\equiv``, "is", "should be", "gives", ", which is", ...), a chain ending at a clause
+break (a sentence end, ``;``, ``:``, a comma, "and", "or", "so", "if", ...). The last term that
+looks like a value is the chain's *value*; the terms before it (the subject noun phrase, the
+left-hand side, a named middle term) are its *names*, which the locator compares with the asked
+quantity. Every chain carries the flags a careful reader would weigh: inside a question, a
+hypothesis or a check ("if x = 6", "plugging in", "let's try"), an option list ("35 or 36",
+several values for the same name), a case header ("n = 4:"), a negation, an approximation.
+
+Values are always cut at the end of their clause: a value never runs past a sentence end, a
+comma that starts a new clause, or the end of its math span.
+
+It is pure text processing: no grading, no problem text. ``locate.rule`` decides which claims
+commit to the gold.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, replace
+
+# ----- math spans -------------------------------------------------------------------------------
+
+#: Display and inline math. Inline ``$..$`` must hug its content (``$70 - $60`` is money, not
+#: math), and ``\$`` inside it is a literal dollar.
+_MATH = re.compile(
+    r"\\\[(?P<d1>.*?)\\\]"
+    r"|\$\$(?P<d2>.*?)\$\$"
+    r"|\\\((?P<i1>.*?)\\\)"
+    r"|\\begin\{(?P<env>equation|align|gather|eqnarray)\*?\}(?P<d3>.*?)\\end\{(?P=env)\*?\}"
+    r"|\$(?![\s$])(?P<i2>(?:\\\$|[^$\n]){1,400}?)(?<![\s\\])\$(?!\d)",
+    re.DOTALL,
+)
+
+
+@dataclass(frozen=True)
+class MathSpan:
+    """A math span: the whole ``[start, end)`` and its content ``[inner_start, inner_end)``."""
+
+    start: int
+    end: int
+    inner_start: int
+    inner_end: int
+    display: bool
+
+
+def math_spans(text: str) -> list[MathSpan]:
+    """The math spans of ``text``, in order, not overlapping."""
+    spans = []
+    for m in _MATH.finditer(text):
+        group = next(g for g in ("d1", "d2", "d3", "i1", "i2") if m.group(g) is not None)
+        spans.append(MathSpan(m.start(), m.end(), m.start(group), m.end(group), group[0] == "d"))
+    return spans
+
+
+# ----- tokens -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Tok:
+    """One piece of a sentence: a term, a link, or a break.
+
+    A term may join prose and math ("the sum of the roots \\(a + b + c\\)"): ``pieces`` are
+    its ``(start, end, is_math)`` parts, in order.
+    """
+
+    kind: str  # "term", "link", "break"
+    start: int
+    end: int
+    what: str = ""  # link: "eq", "equiv", "approx", "is", "hedge"; break: "or", "if", ":", ...
+    pieces: tuple[tuple[int, int, bool], ...] = ()
+
+    @property
+    def math(self) -> bool:
+        """Whether the term is math only."""
+        return bool(self.pieces) and all(p[2] for p in self.pieces)
+
+
+#: Relations inside math. ``=`` chains; the others end a chain (an inequality's right side is
+#: a bound, not a value) and, for arrows, start a new one.
+_MATH_REL = re.compile(
+    r"\\(?:equiv|approx|Rightarrow|Longrightarrow|implies|iff|to|rightarrow|longrightarrow"
+    r"|leq?|geq?|neq?|lt|gt|quad|qquad|pm|mp|in|notin|subset|subseteq|mid)(?![A-Za-z])"
+    r"|\\text\{[^{}]*\}|\\mbox\{[^{}]*\}|\\\\|:=|[=≡≈⇒→<>≤≥≠±∈&,;]"
+)
+_ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{[A-Za-z*]+\}")
+_MATH_LINKS = {"=": "eq", ":=": "eq", "\\equiv": "equiv", "≡": "equiv", "\\approx": "approx"}
+_MATH_LINKS["≈"] = "approx"
+#: Words in ``\\text{..}`` that break a chain the way the same words do in prose.
+_TEXT_BREAK_WORDS = re.compile(r"(?i)\b(?:and|or|so|if|when|where|for|since|then|thus|hence)\b")
+
+#: Links and breaks in prose. Order matters: longer phrases first.
+_PROSE = re.compile(
+    r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
+    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|=|≡|≈"
+    r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals|should\s+be|would\s+be|must\s+be|will\s+be"
+    r"|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is|are|was|were|becomes|become"
+    r"|simplifies\s+to|simplify\s+to|reduces\s+to|evaluates\s+to|comes\s+out\s+to|comes\s+to"
+    r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|gives\s+us|gives\s+me|gives|give"
+    r"|yields|makes|get|gets|got|obtain)\b"
+    r"|(?:(?<=\bthat)|(?<=\bit)|(?<=\bwhat)|(?<=\bwhich)|(?<=\bthere)|(?<=\bhere))['’]s\b)"
+    r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
+    r"|always|equal\s+to)\b)*)"
+    r"|(?P<brk>[;:,]|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
+    r"|\b(?:and|but|so|then|thus|hence"
+    r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"
+    r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b)",
+    re.IGNORECASE,
+)
+#: After a comma these continue the chain: "15x + (-80), which is just 15x - 80".
+_CONTINUES = re.compile(r"\s*(?:which|i\.e\.)\s", re.IGNORECASE)
+#: Links that only hedge ("could be", "might be", "can be"): what follows is an option.
+_HEDGES = re.compile(r"(?i)could|might|can\b")
+
+# ----- sentences --------------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
+
+#: Words that open a hypothesis, a trial or a check: what the sentence computes is not yet
+#: adopted. Matched at the start of a sentence (after discourse words) or anywhere for the
+#: unmistakable ones ("plug", "substitut", "let's try").
+_HYPOTHESIS_START = re.compile(
+    r"(?i)^(?:[-*•\d.)\s]*)(?:(?:so|and|but|now|then|okay|ok|well|first|next|similarly"
+    r"|again|also|hmm|wait|alternatively|maybe|perhaps)\b[\s,]*)*"
+    r"(?:if|suppose|supposing|assume|assuming|say|consider|considering|try|trying|test|testing"
+    r"|check|checking|verify|verifying|what\s+if|for\s+example|for\s+instance|e\.g\."
+    r"|let\s+(?:me|us|'s)\s+(?:try|test|check|verify|consider|see|assume|suppose|plug"
+    r"|substitute|say|guess|pick|choose|take))\b"
+)
+_CHECK_ANYWHERE = re.compile(
+    r"(?i)\b(?:plug(?:ging|ged)?|substitut\w*|let(?:'s|\s+(?:me|us))\s+(?:try|test|check"
+    r"|verify)|to\s+(?:check|verify|test)|double[- ]check\w*|sanity)\b"
+)
+#: Words that make the values around them options, not commitments.
+_OPTION_WORDS = re.compile(
+    r"(?i)\b(?:maybe|perhaps|possibly|either|candidates?|options?|guess|guessing|or\s+so"
+    r"|not\s+(?:sure|certain|justified|confirmed)|unsure|uncertain|can'?t\s+confirm"
+    r"|cannot\s+confirm|haven'?t\s+(?:justified|shown|proved|checked)|keep\s+coming\s+back"
+    r"|not\s+(?:every|all)\b[^.;]*\byet)\b"
+)
+_NEGATION = re.compile(r"(?i)\b(?:not|isn't|aren't|wasn't|cannot|can't|never|no\s+longer)\b")
+
+#: Discourse words stripped from the front of a subject.
+_LEAD = re.compile(
+    r"(?i)^(?:[^\w\\]|\b(?:so|thus|therefore|hence|then|now|and|also|okay|ok|well|yes|no|here"
+    r"|finally|again|indeed|clearly|first|next|similarly|putting\s+it\s+all\s+together"
+    r"|in\s+conclusion|in\s+summary|this\s+means|which\s+means|that\s+means|it\s+seems|seems"
+    r"|so\s+that|we\s+have|i\s+have|we\s+get|i\s+get|we\s+find|i\s+find|we\s+know|i\s+know"
+    r"|we\s+see|i\s+see|we\s+can\s+see|i\s+can\s+see|the\s+result|result)\b)+"
+)
+#: A subject is cut after the last of these: "it seems that [the maximum value]".
+_SUBJECT_CUT = re.compile(
+    r"(?i).*\b(?:that|so|then|thus|therefore|hence|means|shows|showing|confirms|find|found"
+    r"|know|see|conclude|concluded|get|got|have|has|had|compute|computed|calculate|calculated"
+    r"|need|want|gives|give|because|since|if|when|wait)\b"
+)
+#: A clause that opens with a pronoun pointing back ("that is", "That's just", "which is").
+_POINTING = re.compile(r"(?i)that|this|it|which")
+_ADVERBIAL = re.compile(
+    r"(?i)(?:in|on|at|for|from|with|by|to|after|before|using|from|via|under|over|now|then|so"
+    r"|thus|therefore|hence|okay|well|first|next|finally|similarly|also)\b"
+)
+_PRONOUN = re.compile(
+    r"(?i)^(?:that|this|it|which|these|those|they|what|there|here|all|i|we|you|one)$"
+)
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One chain of a sentence that ends in a value: the value and the names it is given.
+
+    ``start`` .. ``end`` is the quoted text (from the first name to the end of the value);
+    ``value_start`` .. ``end`` the value itself. ``names`` are the terms before the value, in
+    order (a subject noun phrase, a left-hand side, named middle terms); a subject left open by
+    the previous clause ("the area of triangle OAB is:" before a displayed chain) and a word
+    term after the value ("x = 66 is the solution") are names too. ``lhs`` is the chain's first
+    math term and ``prev`` the term just before the value (for answers that are equations:
+    ``y = 4t + 1 = 2x + 3``, "the plane is 5x - 7y + 11z + 4 = 0"). ``flags``: "question",
+    "hypothesis", "check", "option", "list", "header", "negated", "approx", "boxed".
+    """
+
+    start: int
+    end: int
+    value_start: int
+    value: str
+    names: tuple[str, ...]
+    lhs: str | None
+    flags: frozenset[str]
+    sentence: tuple[int, int]
+    prev: str | None = None
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What :func:`read` finds: the claims, and the alias chains (names a chain sets equal to
+    each other, with or without a value: "the median is the 14th term", ``b = a_1 = 3``)."""
+
+    claims: list[Claim]
+    aliases: list[tuple[str, ...]]
+
+
+@dataclass
+class _State:
+    """What carries from clause to clause: a subject left open ("the area is:"), and the
+    previous clause's subject, which a pronoun refers to ("3/4 of the cake is left, that is
+    0.75"; "..., which is 5^1. That's just 5")."""
+
+    pending: str | None = None
+    previous: str | None = None
+    joins: frozenset[str] = frozenset()
+    claims: list[Claim] = field(default_factory=list)
+    aliases: list[tuple[str, ...]] = field(default_factory=list)
+
+
+def read(text: str, joins: frozenset[str] = frozenset()) -> Reading:
+    """Every chain of ``text``, in order of position.
+
+    ``joins`` are math relations that do not split a term here (``,`` and ``\\pm`` when the
+    gold is a list like ``3, 5, 7`` or ``1 \\pm \\sqrt{19}``)."""
+    spans = math_spans(text)
+    state = _State(joins=joins)
+    at = 0
+    last_end = 0
+    for start, end in _sentences(text, spans):
+        if "\n\n" in text[last_end:start] or re.search(r"\n\s*\n", text[last_end:start]):
+            state.previous = None  # a new paragraph: pronouns do not reach back
+        last_end = end
+        while at < len(spans) and spans[at].end <= start:
+            at += 1
+        inside = []
+        for span in spans[at:]:
+            if span.start >= end:
+                break
+            inside.append(span)
+        _read_sentence(text, start, end, inside, state)
+    _mark_enumerations(text, state.claims)
+    return Reading(state.claims, state.aliases)
+
+
+def find_claims(text: str) -> list[Claim]:
+    """The claims of ``text`` (see :func:`read`)."""
+    return read(text).claims
+
+
+def _sentences(text: str, spans: list[MathSpan]) -> Iterator[tuple[int, int]]:
+    """Sentence spans: ends at ``.``/``!``/``?`` before a space, or a line break, outside math."""
+    at = 0
+    start = 0
+    for span in [*spans, MathSpan(len(text), len(text), len(text), len(text), False)]:
+        for m in _SENTENCE_END.finditer(text, at, span.start):
+            if text[start : m.end()].strip():
+                yield start, m.end()
+            start = m.end()
+        at = span.end
+    if text[start:].strip():
+        yield start, len(text)
+
+
+def _tokens(
+    text: str, start: int, end: int, spans: list[MathSpan], joins: frozenset[str]
+) -> list[_Tok]:
+    toks: list[_Tok] = []
+    at = start
+    for span in spans:
+        _prose_tokens(text, at, span.start, toks)
+        _math_tokens(text, span, toks, joins)
+        at = span.end
+    _prose_tokens(text, at, end, toks)
+    return toks
+
+
+def _prose_tokens(text: str, start: int, end: int, toks: list[_Tok]) -> None:
+    """Links and breaks of a prose stretch; what lies between them is a term. Commas inside
+    brackets (``(16/49, 48/49, 24/49)``, ``[-18, -49, 96]``) belong to the term."""
+    at = start
+    for m in _PROSE.finditer(text, start, end):
+        brk = m.group("brk")
+        if brk == "," and (
+            _inside_brackets(text, start, m.start()) or _CONTINUES.match(text, m.end())
+        ):
+            continue
+        _term(text, at, m.start(), False, toks)
+        if m.group("link"):
+            word = " ".join(m.group("link").lower().split())
+            what = {"=": "eq", "≡": "equiv", "≈": "approx"}.get(word, "is")
+            if _HEDGES.match(word):
+                what = "hedge"
+            toks.append(_Tok("link", m.start(), m.end(), what=what))
+        else:
+            toks.append(_Tok("break", m.start(), m.end(), what=brk.lower()))
+        at = m.end()
+    _term(text, at, end, False, toks)
+
+
+def _inside_brackets(text: str, start: int, at: int) -> bool:
+    """Whether ``at`` is inside an open ``(`` or ``[`` of ``text[start:at]``."""
+    depth = 0
+    for ch in text[start:at]:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth:
+            depth -= 1
+    return depth > 0
+
+
+def _math_tokens(text: str, span: MathSpan, toks: list[_Tok], joins: frozenset[str]) -> None:
+    """A math span's top-level relations split it into terms: braces, brackets and
+    ``\\begin{..}..\\end{..}`` environments (a matrix's ``\\\\`` rows) protect what is
+    inside them, and ``\\text{..}`` breaks only when it holds a word like "and" or "so"."""
+    at = i = span.inner_start
+    depth = 0
+    while i < span.inner_end:
+        ch = text[i]
+        if ch == "\\":
+            if text.startswith(("\\{", "\\}"), i):  # a set's braces nest like any others
+                depth += 1 if text[i + 1] == "{" else -1 if depth else 0
+                i += 2
+                continue
+            env = _ENVIRONMENT.match(text, i)
+            if env:
+                depth += 1 if env.group(1) == "begin" else -1 if depth else 0
+                i = env.end()
+                continue
+        if ch in "{([":
+            depth += 1
+        elif ch in "})]" and depth:
+            depth -= 1
+        elif depth == 0 and (m := _MATH_REL.match(text, i)) and m.end() <= span.inner_end:
+            rel = m.group()
+            if rel in joins:
+                i = m.end()
+                continue
+            if rel.startswith(("\\text", "\\mbox")):
+                word = _TEXT_BREAK_WORDS.search(rel)
+                if not word:
+                    i = m.end()
+                    continue
+                what = word.group().lower()
+            else:
+                what = _MATH_LINKS.get(rel) or _math_break(rel)
+            _term(text, at, i, True, toks)
+            kind = "link" if rel in _MATH_LINKS else "break"
+            toks.append(_Tok(kind, i, m.end(), what=what))
+            at = i = m.end()
+            continue
+        i += 1
+    _term(text, at, span.inner_end, True, toks)
+
+
+def _math_break(rel: str) -> str:
+    if rel in ("\\pm", "\\mp", "±"):
+        return "or"
+    if rel in ("<", ">", "≤", "≥", "≠") or rel.startswith(("\\le", "\\ge", "\\ne", "\\lt", "\\gt")):
+        return "ineq"
+    if rel in (",", ";", "&", "\\\\", "\\quad", "\\qquad"):
+        return ","
+    return "imply"
+
+
+def _term(text: str, start: int, end: int, math: bool, toks: list[_Tok]) -> None:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    if end <= start:
+        return
+    if toks and toks[-1].kind == "term":  # prose next to math: one term ("the sum \\(a+b\\)")
+        last = toks[-1]
+        toks[-1] = _Tok("term", last.start, end, pieces=(*last.pieces, (start, end, math)))
+        return
+    toks.append(_Tok("term", start, end, pieces=((start, end, math),)))
+
+
+# ----- chains -----------------------------------------------------------------------------------
+
+#: A token of a prose value: numbers and operators, single letters, functions and constants.
+_VALUE_WORD = re.compile(
+    r"(?i)^(?:[-+−]?[\d.,]*\d[\d.,]*%?|[a-z]|sqrt|cbrt|pi|π|e|i|inf|infinity|∞|sin|cos|tan|cot|sec"
+    r"|csc|log|ln|exp|mod|arcsin|arccos|arctan)$"
+)
+_VALUE_CHARS = re.compile(r"[\d√π∞^*/+\-−×÷·()\[\]{}|!²³\\]")
+_TRAILING = re.compile(r"(?:\s*(?:[.,;:!?]|\\[,;!.]|\\quad|\\qquad))+$")
+_MODULUS = re.compile(
+    r"\s*(?:\\pmod\s*\{[^{}]*\}|\(\s*\\?(?:mod|bmod|text\{mod\})\s*[^()]*\)|\\bmod\s*\S+"
+    r"|\\mod\s*\S+|\bmod\s+\S+)\s*$"
+)
+#: Units after a value (``16\\text{ cm}``, ``288 \\text{ cm}^3``).
+_UNIT = re.compile(
+    r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z .]*\}(?:\^?\{?[23]\}?|[²³])?\s*$"
+)
+#: Words after a prose value that are no unit of it ("6 is", "4 and").
+_NOT_UNITS = frozenset(
+    [
+        "and",
+        "the",
+        "but",
+        "then",
+        "which",
+        "that",
+        "this",
+        "with",
+        "for",
+        "from",
+        "into",
+        "when",
+        "where",
+        "since",
+        "because",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "not",
+        "also",
+        "just",
+        "only",
+        "times",
+        "plus",
+        "minus",
+        "over",
+        "divided",
+        "multiplied",
+        "than",
+        "is",
+        "its",
+        "it",
+    ]
+)
+_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
+#: Breaks that end one part of a sentence and start another (for option lists).
+_SEGMENT_BREAKS = frozenset(("but", "so", "then", "thus", "hence", "therefore", ";", "which means"))
+#: Breaks that may open a relative clause of a subject noun phrase.
+_RELATIVE = frozenset(("where", "when"))
+#: A paragraph that is an item of an enumeration ("1.", "2)", "- ", "(a)").
+_ENUMERATED = re.compile(r"(?m)(?:^|(?<=\n\n))[ \t]*(?:\d{1,2}[.)]|[-*•]|\([a-z0-9]\))[ \t]+")
+_CONDITION_BREAKS = frozenset(
+    ("if", "when", "whenever", "unless", "assuming", "suppose", "except", "excluding", "besides")
+)
+#: A plural subject lists candidates ("the possible values of d are 1 and 13").
+_PLURAL_SUBJECT = re.compile(
+    r"(?i)^(?:the\s+|all\s+|its\s+)?(?:[\w-]+\s+)?(?:values|solutions|roots|candidates"
+    r"|possibilities|options|choices|answers|cases|zeros|numbers)\b"
+)
+
+
+def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state: _State) -> None:
+    toks = _tokens(text, start, end, spans, state.joins)
+    sentence = text[start:end].strip()
+    flags: set[str] = set()
+    if sentence.endswith("?"):
+        flags.add("question")
+    if _HYPOTHESIS_START.match(sentence):
+        flags.add("hypothesis")
+    if _CHECK_ANYWHERE.search(sentence):
+        flags.add("check")
+    if _OPTION_WORDS.search(sentence):
+        flags.add("option")
+    first = len(state.claims)
+    clause: list[_Tok] = []
+    clause_flags: set[str] = set()
+    segment = 0
+    segments: list[int] = []
+    for tok in [*toks, _Tok("break", end, end, what="end")]:
+        if tok.kind != "break":
+            clause.append(tok)
+            continue
+        if tok.what in _RELATIVE and clause and not any(t.kind == "link" for t in clause):
+            # "the largest x-value where the graphs meet is 6": a relative clause of the subject
+            clause.append(_Tok("term", tok.start, tok.end, pieces=((tok.start, tok.end, False),)))
+            continue
+        if clause:
+            _chain(text, clause, frozenset(flags | clause_flags), (start, end), state)
+            segments += [segment] * (len(state.claims) - first - len(segments))
+        clause = []
+        if tok.what == "or":
+            if len(state.claims) > first:
+                state.claims[-1] = _with(state.claims[-1], "option")
+            clause_flags.add("option")
+        elif tok.what in _CONDITION_BREAKS:
+            clause_flags.add("hypothesis")
+        elif tok.what in _SEGMENT_BREAKS:
+            segment += 1
+            clause_flags.clear()
+        if tok.what == ":" and state.claims and len(state.claims) > first:
+            last = state.claims[-1]
+            if not text[last.end : tok.start].strip() and not text[tok.end : end].strip():
+                state.claims[-1] = _with(last, "header")  # "n = 4:" opens a trial
+    _mark_lists(state, first, segments)
+
+
+def _with(claim: Claim, flag: str) -> Claim:
+    return replace(claim, flags=claim.flags | {flag})
+
+
+def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
+    """Several values for the same name in one part of a sentence ("x = 6, x = 1, and x = -2")
+    are a list of solutions or candidates, not a commitment to one; "but x = 1 is smaller"
+    after such a list is a part of its own."""
+    claims = state.claims[since:]
+    seen: dict[tuple[str, int], set[str]] = {}
+    for claim, segment in zip(claims, segments, strict=True):
+        if claim.names:
+            seen.setdefault((_key(claim.names[0]), segment), set()).add(_key(claim.value))
+    for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
+        key = (_key(claim.names[0]), segment) if claim.names else None
+        if key is not None and key[0] and len(seen.get(key, ())) > 1:
+            state.claims[since + i] = _with(claim, "list")
+
+
+def _mark_enumerations(text: str, claims: list[Claim]) -> None:
+    """Enumerated paragraphs ("1. x = 66", "2. x = -62") that give the same name different
+    values list the solutions; none of them is chosen yet."""
+    items: list[tuple[int, int]] = []  # (claim index, enumeration run)
+    run = 0
+    last_item_end = -1
+    for m in _ENUMERATED.finditer(text):
+        between = text[last_item_end : m.start()] if last_item_end >= 0 else ""
+        if last_item_end < 0 or between.strip():
+            run += 1
+        end = text.find("\n\n", m.end())
+        end = len(text) if end < 0 else end
+        items += [(i, run) for i, c in enumerate(claims) if m.start() <= c.start < end]
+        last_item_end = end
+    seen: dict[tuple[str, int], set[str]] = {}
+    for i, run in items:
+        if claims[i].names:
+            seen.setdefault((_key(claims[i].names[0]), run), set()).add(_key(claims[i].value))
+    for i, run in items:
+        if claims[i].names and len(seen[(_key(claims[i].names[0]), run)]) > 1:
+            claims[i] = _with(claims[i], "list")
+
+
+def _key(s: str) -> str:
+    return re.sub(r"\s+|\\[,;!]|\\left|\\right|\$", "", s)
+
+
+def _chain(
+    text: str, clause: list[_Tok], flags: frozenset[str], sentence: tuple[int, int], state: _State
+) -> None:
+    """Read one clause as a chain: record its claim (if it ends in a value) and its aliases
+    (if it sets names equal), or leave its subject open when it ends in a link ("the area
+    is") for the clause that follows."""
+    pending, state.pending = state.pending, None
+    clause = _merge_terms(clause)
+    terms = [t for t in clause if t.kind == "term"]
+    links = [t for t in clause if t.kind == "link"]
+    if not terms:
+        return
+    referent, state.previous = state.previous, _name(text, terms[0])
+    if _ADVERBIAL.match(text, terms[0].start):
+        state.previous = referent  # "In interval notation, that would be ...": no referent
+    first = _LEAD.sub("", text[terms[0].start : terms[0].end].strip()).strip()
+    if _POINTING.fullmatch(first):  # the whole subject is "that", "this", "it", "which"
+        pending = pending or referent
+        state.previous = referent
+    if clause[-1].kind == "link":
+        if len(terms) == 1:
+            state.pending = _subject(text, terms[0])
+        return
+    if len(terms) == 1 and not links:
+        term = terms[0]
+        if re.fullmatch(r"(?i)\W*(?:the\s+)?(?:final\s+)?answer\W*", text[term.start : term.end]):
+            state.pending = "answer"
+            return
+        value = _value(text, term)
+        if not value or not (pending is not None or _alone(text, term, sentence)):
+            _mentions(text, term, flags, sentence, state)
+            return
+        if term.math or _whole_value(text, term, value[1]):
+            _add(text, state, [term], value, flags, sentence, pending, None)
+        return
+    if len(terms) == 1 and not links:
+        _mentions(text, terms[0], flags, sentence, state)
+        return
+    value_at, value = None, None
+    for i in range(len(terms) - 1, 0, -1):
+        value = _value(text, terms[i])
+        if value:
+            value_at = i
+            break
+    names = [n for n in (_subject(text, terms[0]), *(_name(text, t) for t in terms[1:])) if n]
+    if pending:
+        names.insert(0, pending)
+    if "question" not in flags and "hypothesis" not in flags:
+        symbolic = [n for n in names if _symbolic(n)]
+        if value_at is not None and value and _symbolic(value[1]):
+            symbolic.append(_unbox(value[1]))
+        if len(symbolic) > 1:
+            state.aliases.append(tuple(symbolic))
+    if value_at is None or value is None:
+        return
+    extra = set()
+    kinds = {t.what for t in links}
+    if "hedge" in kinds:
+        extra.add("option")
+    if "approx" in kinds:
+        extra.add("approx")
+    between = text[terms[0].end : terms[value_at].start]
+    if _NEGATION.search(between):
+        extra.add("negated")
+    subject = _subject(text, terms[0])
+    if (
+        subject
+        and _PLURAL_SUBJECT.match(subject)
+        and not re.match(r"\s*(?:\\left)?[(\[{]", value[1])
+    ):
+        extra.add("option")
+    after = _subject(text, terms[-1]) if value_at < len(terms) - 1 else None
+    _add(text, state, terms[: value_at + 1], value, flags | extra, sentence, pending, after)
+
+
+def _symbolic(name: str) -> bool:
+    """Whether a name has a letter of its own (``a_1``, ``g(6)``, "the radius"), not only
+    numbers and commands (``10 - 3``, ``\\frac{1}{2}``): only those can alias each other."""
+    return bool(re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", name)))
+
+
+def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
+    """Adjacent terms (a relative clause kept in its subject) as one term."""
+    merged: list[_Tok] = []
+    for tok in clause:
+        if merged and tok.kind == "term" and merged[-1].kind == "term":
+            last = merged[-1]
+            merged[-1] = _Tok("term", last.start, tok.end, pieces=(*last.pieces, *tok.pieces))
+        else:
+            merged.append(tok)
+    return merged
+
+
+#: A number with its unit in prose: "$10 more", "36 miles", "4 beakers".
+_MENTION = re.compile(
+    r"(?<![\w.$\\])(?P<dollar>\$)?(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
+    r"\s*(?P<unit>[A-Za-z]{3,})(?:\s+(?P<next>[A-Za-z]{3,}))?"
+)
+
+
+def _mentions(
+    text: str, term: _Tok, flags: frozenset[str], sentence: tuple[int, int], state: _State
+) -> None:
+    """Numbers stated with their unit in a clause with no link ("So, Pam pays $10 more than
+    Susan"): named by the unit ("number of more", "number of dollars"), to be compared with
+    what the question counts ("How many more dollars ...")."""
+    for start, end, is_math in term.pieces:
+        if is_math:
+            continue
+        for m in _MENTION.finditer(text, start, end):
+            units = [
+                u for u in (m.group("unit"), m.group("next")) if u and u.lower() not in _NOT_UNITS
+            ]
+            units = (
+                units[:1] if m.group("unit").lower() not in ("more", "fewer", "less") else units[:2]
+            )
+            if m.group("dollar"):
+                units.append("dollars")
+            if not units:
+                continue
+            state.claims.append(
+                Claim(
+                    start=m.start(),
+                    end=m.end("value"),
+                    value_start=m.start("value"),
+                    value=m.group("value"),
+                    names=tuple(f"number of {u}" for u in units),
+                    lhs=None,
+                    flags=flags | {"mention"},
+                    sentence=sentence,
+                )
+            )
+
+
+def _whole_value(text: str, term: _Tok, value: str) -> bool:
+    """A prose line that is nothing but a formula (``sqrt(117)``, ``(8, -10, 4)``): a value
+    written out as a display would be. A bare number is not enough (list items, labels)."""
+    raw = _TRAILING.sub("", text[term.start : term.end].strip())
+    return raw == value and bool(re.search(r"[()\[\]+*/^√=]|sqrt|\\", value))
+
+
+def _alone(text: str, term: _Tok, sentence: tuple[int, int]) -> bool:
+    """A math term that is its whole sentence (``\\[ 2k + 2 \\]`` on its own lines)."""
+    outside = text[sentence[0] : term.start] + text[term.end : sentence[1]]
+    return not re.sub(r"\\\[|\\\]|\\\(|\\\)|\$|[\s.,;:]", "", outside)
+
+
+def _add(
+    text: str,
+    state: _State,
+    terms: list[_Tok],
+    value: tuple[int, str, str | None],
+    flags: set[str] | frozenset[str],
+    sentence: tuple[int, int],
+    carried: str | None,
+    after: str | None,
+) -> None:
+    value_start, value_text, unit = value
+    value_tok = terms[-1]
+    names: list[str] = [carried] if carried else []
+    for i, term in enumerate(terms[:-1]):
+        name = _subject(text, term) if i == 0 else _name(text, term)
+        if name:
+            names.append(name)
+    if after:
+        names.append(after)
+    if unit and unit.lower() not in _NOT_UNITS:
+        names.append(f"number of {unit}")  # "11 integers": the number of integers
+    lhs = None
+    if len(terms) > 1:
+        lhs = _name(text, terms[0]) if terms[0].math else _math_tail(text, terms[0])
+        first = _subject(text, terms[0])
+        if (
+            lhs is None
+            and first
+            and re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?|[A-Za-z]\([^()]*\)", first)
+        ):
+            lhs = first  # a plain-text left-hand side: "y = 4*((x + 1)/2) + 1 = ..."
+    start = value_tok.start
+    if len(terms) > 1:
+        first = _subject(text, terms[0])
+        head = text.find(first, terms[0].start, terms[0].end) if first else -1
+        start = head if head >= 0 else terms[0].start
+    boxed = _BOXED.search(text, value_tok.start, value_tok.end)
+    cleaned = _unbox(value_text)
+    start, end = _widen(text, start, value_tok.end if boxed else value_start + len(value_text))
+    state.claims.append(
+        Claim(
+            start=start,
+            end=end,
+            value_start=value_start,
+            value=cleaned,
+            names=tuple(names),
+            lhs=lhs,
+            flags=frozenset(flags | ({"boxed"} if boxed else set())),
+            sentence=sentence,
+            prev=_name(text, terms[-2]) if len(terms) > 1 else None,
+        )
+    )
+
+
+def _widen(text: str, start: int, end: int) -> tuple[int, int]:
+    """A quote that begins or ends just inside a math span takes the delimiter with it
+    (``\\(x = 3\\)``, ``$0.75$``), so it reads as the model wrote it."""
+    opening = re.search(r"(?:\\\(|\\\[|\$\$?)\s*$", text[max(0, start - 3) : start])
+    if opening:
+        start -= len(opening.group())
+    closing = re.match(r"\s*(?:\\\)|\\\]|\$\$?)", text[end : end + 4])
+    if closing:
+        end += len(closing.group())
+    return start, end
+
+
+def _unbox(value: str) -> str:
+    """``\\boxed{X}`` (anywhere in the value) -> ``X``."""
+    m = _BOXED.search(value)
+    if not m:
+        return value
+    depth, i = 1, m.end()
+    while i < len(value) and depth:
+        depth += {"{": 1, "}": -1}.get(value[i], 0)
+        i += 1
+    return _clean(value[m.end() : i - 1]) if depth == 0 else value
+
+
+def _value(text: str, term: _Tok) -> tuple[int, str, str | None] | None:
+    """The value a term states, as ``(start, text, unit)``, or None when it states none.
+
+    A term that starts with math states that math, less units, a modulus and trailing
+    punctuation; a prose term states its leading run of value-like words ("36 miles" -> "36",
+    "4005." -> "4005"), which ends at the first plain word, so a value never runs past its
+    clause. The word after a prose value is its unit ("11 integers": "integers")."""
+    start, end, is_math = term.pieces[0]
+    if is_math:
+        value = _clean(text[start:end])
+        if not value or not _looks_like_value(value):
+            return None
+        return start + max(text.find(value, start, end) - start, 0), value, None
+    raw = text[start:end]
+    words = list(re.finditer(r"\S+", raw))
+    kept_end = None
+    for i, w in enumerate(words):
+        core = w.group().strip(".,;:!?")
+        is_value = bool(_VALUE_WORD.match(core) or _VALUE_CHARS.search(core))
+        if re.fullmatch(r"[A-Za-z]{2,}", core) and not _VALUE_WORD.match(core):
+            is_value = False
+        if len(core) == 1 and core.isalpha() and i + 1 < len(words):
+            following = words[i + 1].group().strip(".,;:!?")
+            if re.fullmatch(r"[A-Za-z]{2,}", following) and not _VALUE_WORD.match(following):
+                is_value = False  # "a total of 11", "I think"
+        if not is_value:
+            break
+        kept_end = w.end()
+    if kept_end is None:
+        return None
+    value = _clean(raw[:kept_end])
+    if not value or not _looks_like_value(value):
+        return None
+    unit = re.match(r"\s*([A-Za-z]{3,})\b", raw[kept_end:])
+    at = raw.find(value)
+    return start + max(at, 0), value, unit.group(1) if unit else None
+
+
+def _clean(value: str) -> str:
+    """A value or name without delimiters, trailing punctuation, a modulus (``\\pmod{11}``) or
+    a unit after it (``16\\text{ cm}``; a ``\\text{..}`` that is the whole value stays)."""
+    value = value.strip()
+    for pattern in (r"^\\\[|\\\]$", r"^\\\(|\\\)$", r"^\$+|\$+$"):
+        value = re.sub(pattern, "", value).strip()
+    value = _TRAILING.sub("", value)
+    for _ in range(2):
+        value = _MODULUS.sub("", value)
+        without_unit = _UNIT.sub("", value)
+        value = without_unit if without_unit.strip() else value
+        value = _TRAILING.sub("", value).strip()
+    value = re.sub(r"^\\(?:displaystyle|quad)\s*", "", value)
+    return value.strip()
+
+
+def _looks_like_value(value: str) -> bool:
+    """A value has a digit, a constant, a bracketed tuple/matrix, or is a short expression; a
+    lone word or a sentence fragment is not one."""
+    if len(value) > 200 or not value:
+        return False
+    if re.search(r"[\d√π∞]|\\(?:pi|infty|sqrt|frac|begin|text)|\binfty\b", value):
+        return True
+    letters = re.sub(r"\\[A-Za-z]+|[^A-Za-z]", " ", value).split()
+    return bool(letters) and all(len(w) <= 2 for w in letters) and len(value) <= 40
+
+
+#: Math delimiters left in a name that mixes prose and math.
+_DELIMITERS = re.compile(r"\\[()\[\]]|\$")
+
+
+def _subject(text: str, term: _Tok) -> str | None:
+    """The name a chain's first term gives: its noun phrase without discourse words before it
+    ("So, it seems that the maximum value" -> "the maximum value")."""
+    raw = text[term.start : term.end]
+    if term.math:
+        return _clean(raw) or None
+    cut = _SUBJECT_CUT.match(raw)
+    if cut and not re.search(r"\w", raw[cut.end() :]):
+        cut = None
+    rest = raw[cut.end() :] if cut else raw
+    rest = _clean(_DELIMITERS.sub(" ", _LEAD.sub("", rest.strip())).strip())
+    rest = " ".join(rest.split())
+    if not rest or _PRONOUN.match(rest):
+        return None
+    return rest
+
+
+def _name(text: str, term: _Tok) -> str | None:
+    if term.math:
+        return _clean(text[term.start : term.end]) or None
+    return " ".join(_clean(_DELIMITERS.sub(" ", text[term.start : term.end])).split()) or None
+
+
+def _math_tail(text: str, term: _Tok) -> str | None:
+    """The math that ends a mixed first term ("the sum of the roots \\(a + b + c\\)")."""
+    start, end, is_math = term.pieces[-1]
+    if is_math and len(term.pieces) > 1:
+        return _clean(text[start:end]) or None
+    return None

@@ -1,0 +1,314 @@
+"""Which claim of a reasoning trace first commits to the gold answer, and why it counts.
+
+The reading follows ``FIRST_CORRECT_PROTOCOL.md`` (the project's annotation protocol for real
+traces). A claim (``locate.claims``) whose value equals the gold counts when it states
+
+* a boxed value (rule ``"boxed"``) or "the answer is X" (``"answer"``);
+* the value of the asked quantity under one of its names (``"asked"``, see ``locate.asked``):
+  ``a + b = -3 + 3 = 0`` when the problem asks for ``a + b``, "the smallest integer ... is 17",
+  ``x = 3`` when it asks for x, ``g(6) = 7`` once ``g(f(5) - 1)`` was set equal to ``g(6)``;
+* the result of a computation that the model adopts at once (``"adopted"``): an unnamed chain
+  (``1239 + 361 = 1600``, a displayed ``\\[ 68 + 13 = 81 \\]``) or a chain under a name not
+  known to be the asked one, when the next answer statement or asked-quantity claim, in the same
+  paragraph or one of the next two, also equals the gold. That is how a reader tells the
+  computation that produces the asked quantity from one that produces something else.
+
+It never counts a claim that
+
+* sits in a question, a hypothesis, a trial or a check ("is it 6?", "if x = 6", "let's try",
+  "n = 4:" opening a case), an option list ("35 or 36", "maybe 6", several values for one
+  name), a negation, or an approximation (unless the gold is a decimal);
+* restates the problem (its text occurs in the problem);
+* names a proper part of the asked expression (``f(5)`` of ``g(f(5) - 1)``: an intermediate);
+* is not yet evaluated: a value with more numbers and symbols than the gold (``5 - 125 + 125``
+  for 5, ``\\frac{30}{5}`` for 6, ``\\frac{\\cos x}{\\sin x}`` for ``\\cot x``) or a fraction of
+  integers not in lowest terms (``\\frac{160}{420}``); a box is always taken as written.
+
+Values are graded with the same checker as the final answer (``Grader.first_equivalent``),
+lazily: one batched call grades the candidates from the first unknown one onward and stops at
+the first equivalent, so a long trace costs a few calls.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from math import gcd
+
+from lm_eval_thinkbench.locate.asked import (
+    EXTREMUM,
+    GENERIC,
+    Asked,
+    asked_names,
+    content_words,
+    goal_names,
+    name_key,
+)
+from lm_eval_thinkbench.locate.claims import Claim, Reading, read
+from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.steps import split_separator, step_index_at
+
+#: Paragraphs after an unnamed result within which the model must adopt it.
+ADOPTION_WINDOW = 2
+#: Flags of a claim that doubts a value: between a result and its adoption, the model was
+#: not yet sure of it ("2(n + 7) - (2n + 1) = 13", then "the possible values are 1 and 13").
+_DOUBT = frozenset(("question", "option", "list"))
+#: When the question asks for an extremum, results of trial evaluations abound (f at several
+#: points): only a result adopted in the next paragraph counts.
+_EXTREMUM = EXTREMUM
+#: Flags that make a claim no commitment.
+_REJECT = frozenset(("question", "hypothesis", "check", "option", "list", "header", "negated"))
+#: Names that say "the asked quantity" in so many words: "the answer", "the value we are
+#: looking for", "the required value", "what we want".
+_ANSWER_WORD = re.compile(
+    r"(?i)\banswer\b|looking\s+for|we\s+(?:want|need|seek)\b|\b(?:required|desired|sought)\b"
+    r"|asked\s+(?:for|to\s+find)|in\s+question\b"
+)
+#: The atoms of a value: numbers, single-letter variables, constants and functions.
+_ATOM = re.compile(
+    r"\d+(?:\.\d+)?|\\text\s*\{[^{}]*\}|\\(?:sqrt|sin|cos|tan|cot|sec|csc|log|ln|exp|pi|infty"
+    r"|arcsin|arccos|arctan|theta|alpha|beta|gamma)(?![A-Za-z])|sqrt|π|√|∞"
+    r"|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
+)
+_INT_FRACTION = re.compile(
+    r"\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}|(?<![\d.])(\d+)\s*/\s*(\d+)(?![\d.])"
+)
+_FRAC_SHORTHAND = re.compile(r"\\[dt]?frac\s*(\d)\s*(\d)")
+_COLUMN = re.compile(r"\\begin\{pmatrix\}(.*?)\\end\{pmatrix\}", re.DOTALL)
+_LEADING_NAME = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*(?=\S)")
+
+
+@dataclass(frozen=True)
+class Found:
+    """The committing claim (None if none), the rule that made it count, the distinct values
+    graded and the checks that ran out of time."""
+
+    claim: Claim | None
+    rule: str | None
+    candidates: int
+    timeouts: int
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    claim: Claim
+    kind: str  # "boxed", "answer", "asked", "open"
+    value: str
+    paragraph: int
+
+
+def first_commitment(
+    reasoning: str,
+    gold: str,
+    grader: Grader,
+    *,
+    problem: str | None = None,
+    answer: str | None = None,
+) -> Found:
+    """The first claim of ``reasoning`` that commits to ``gold`` (see the module docstring)."""
+    joins = gold_joins(gold)
+    reading = read(reasoning, joins)
+    answer_reading = read(answer, joins) if answer and answer.strip() else None
+    final = final_claims(answer_reading) if answer_reading else []
+    final = final or final_claims(reading)
+    aliases = reading.aliases + (answer_reading.aliases if answer_reading else [])
+    asked = asked_names(problem, final, aliases, goal_names(reasoning))
+    candidates = _candidates(reasoning, reading, asked, gold, problem)
+    doubts = [(c.start, name_key(c.value)) for c in reading.claims if c.flags & _DOUBT]
+    window = 1 if any(w & _EXTREMUM for w in asked.words) else ADOPTION_WINDOW
+    return _first_equal(
+        candidates, gold, grader, integer_gold=_collides(gold), doubts=doubts, window=window
+    )
+
+
+def gold_joins(gold: str) -> frozenset[str]:
+    """The relations that are part of a value shaped like the gold: a top-level comma for a
+    list (``3, 5, 7``), ``\\pm`` for ``1 \\pm \\sqrt{19}``, ``\\in`` for ``x \\in [-2,7]``."""
+    joins = set()
+    depth = 0
+    for ch in gold:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            joins.add(",")
+    if "\\pm" in gold or "±" in gold:
+        joins |= {"\\pm", "±"}
+    if "\\in" in gold:
+        joins.add("\\in")
+    return frozenset(joins)
+
+
+def named_in_words(claim: Claim) -> bool:
+    """Whether a claim names its value in words of its own ("the radius", "3/4 of the cake
+    left"): then the value belongs to that thing, which may not be the asked one."""
+    return any(content_words(n) - GENERIC for n in claim.names)
+
+
+def _collides(gold: str) -> bool:
+    """Whether intermediate results often equal a gold like this one: a plain integer (7, 13,
+    81 turn up everywhere in a computation). A fraction, a radical, an interval, a tuple or an
+    expression reached by an unnamed chain is the result itself."""
+    plain = re.sub(r"\^\s*\{?\\circ\}?|°|\\%|%|\\\$|\\text\s*\{[^{}]*\}|\\,|\s", "", gold)
+    return bool(re.fullmatch(r"-?\d+", plain))
+
+
+def final_claims(reading: Reading) -> list[Claim]:
+    """The claims that give the final answer: every boxed claim, and for each the claim just
+    before it with the same value ("x = 3" then "the answer is \\(\\boxed{3}\\)"); none when
+    nothing is boxed."""
+    claims = [c for c in reading.claims if "boxed" in c.flags or not c.flags & _REJECT]
+    boxed = [i for i, c in enumerate(claims) if "boxed" in c.flags]
+    chosen: list[Claim] = []
+    for i in boxed:
+        chosen.append(claims[i])
+        key = name_key(claims[i].value)
+        before = next((c for c in reversed(claims[:i]) if name_key(c.value) == key), None)
+        if before is not None:
+            chosen.append(before)
+    return chosen
+
+
+def _candidates(
+    reasoning: str, reading: Reading, asked: Asked, gold: str, problem: str | None
+) -> list[_Candidate]:
+    """The claims that could commit, each with its kind and the value to grade."""
+    paragraphs = split_separator(reasoning)
+    problem_key = name_key(problem) if problem else ""
+    gold_is_equation = "=" in gold
+    gold_decimal = bool(re.fullmatch(r"\s*-?\d*\.\d+\s*", gold))
+    gold_atoms = atoms(gold)
+    column = _COLUMN.fullmatch(gold.strip())
+    rows = len(re.split(r"\\\\", column.group(1))) if column else 0
+    out: list[_Candidate] = []
+    for claim in reading.claims:
+        flags = claim.flags
+        if flags & _REJECT or ("approx" in flags and not gold_decimal):
+            continue
+        kind = _kind(claim, asked)
+        if kind is None:
+            continue
+        if kind not in ("boxed", "answer") and _restates(reasoning, claim, problem_key):
+            continue
+        value = claim.value
+        left = claim.lhs or claim.prev
+        if gold_is_equation and left and "=" not in value:
+            value = f"{left} = {value}"
+        if rows:
+            value = as_column(value, rows)
+        if kind != "boxed" and not evaluated(value, gold_atoms):
+            continue
+        paragraph = step_index_at(paragraphs, claim.start)
+        out.append(_Candidate(claim, kind, value, -1 if paragraph is None else paragraph))
+    return out
+
+
+def _kind(claim: Claim, asked: Asked) -> str | None:
+    """Why a claim could count ("boxed", "answer", "asked", "open"), or None when its name is
+    a part of the asked expression (an intermediate)."""
+    if "boxed" in claim.flags:
+        return "boxed"
+    names = claim.names
+    if any(_ANSWER_WORD.search(n) for n in names):
+        return "answer"
+    if any(asked.matches(n) or asked.generic_only(n) for n in names):
+        return "asked"
+    if any(asked.is_part(n) for n in names):
+        return None
+    return "open"
+
+
+def _restates(reasoning: str, claim: Claim, problem_key: str) -> bool:
+    """Whether the claim's text occurs in the problem (a given, restated)."""
+    if not problem_key:
+        return False
+    key = name_key(reasoning[claim.start : claim.end])
+    return len(key) >= 3 and key in problem_key
+
+
+def atoms(value: str) -> int:
+    """How many numbers, variables, constants and functions a value is written with
+    (``\\frac65`` is ``\\frac{6}{5}``: two)."""
+    return len(_ATOM.findall(_FRAC_SHORTHAND.sub(r"\\frac{\1}{\2}", value)))
+
+
+def as_column(value: str, rows: int) -> str:
+    """A tuple or list of ``rows`` entries (``[-18, -49, 96]``, ``(16/49, 48/49, 24/49)``) as
+    the column vector the gold is written as; anything else unchanged."""
+    m = re.fullmatch(r"\s*(?:\\left)?[(\[]\s*(.*?)\s*(?:\\right)?[)\]]\s*", value, re.DOTALL)
+    if not m or "(" in m.group(1) or "[" in m.group(1):
+        return value
+    entries = [e.strip() for e in m.group(1).split(",")]
+    if len(entries) != rows or not all(entries):
+        return value
+    return "\\begin{pmatrix} " + " \\\\ ".join(entries) + " \\end{pmatrix}"
+
+
+def evaluated(value: str, gold_atoms: int) -> bool:
+    """Whether ``value`` is written as a result, not as a computation still to be done: no
+    more atoms than the gold has (a leading ``x =`` aside) and no integer fraction that
+    reduces."""
+    value = _LEADING_NAME.sub("", value)
+    if atoms(value) > max(gold_atoms, 1):
+        return False
+    for m in _INT_FRACTION.finditer(value):
+        top, bottom = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        if int(bottom) and gcd(int(top), int(bottom)) > 1:
+            return False
+    return True
+
+
+def _first_equal(
+    candidates: Sequence[_Candidate],
+    gold: str,
+    grader: Grader,
+    *,
+    integer_gold: bool,
+    doubts: Sequence[tuple[int, str]],
+    window: int,
+) -> Found:
+    """Walk the candidates in order; grade lazily; apply the adoption rule to open claims
+    when the gold is an integer or the claim names its value in words ("3/4 of the cake
+    left"); otherwise an open claim equal to the gold is a result)."""
+    verdicts: dict[str, bool] = {}
+    graded = timeouts = 0
+
+    def equal(i: int) -> bool:
+        nonlocal graded, timeouts
+        value = candidates[i].value
+        if value not in verdicts:
+            batch = list(dict.fromkeys(c.value for c in candidates[i:] if c.value not in verdicts))
+            match = grader.first_equivalent(gold, batch)
+            graded += len(batch) if match.index is None else match.index + 1
+            timeouts += match.timeouts
+            for j, v in enumerate(batch):
+                verdicts[v] = j == match.index
+                if j == match.index:
+                    break
+            else:
+                verdicts.update(dict.fromkeys(batch, False))
+        return verdicts[value]
+
+    for i, candidate in enumerate(candidates):
+        if not equal(i):
+            continue
+        if candidate.kind != "open":
+            return Found(candidate.claim, candidate.kind, graded, timeouts)
+        if not integer_gold and not named_in_words(candidate.claim):
+            return Found(candidate.claim, "result", graded, timeouts)
+        adopter = next(
+            (j for j in range(i + 1, len(candidates)) if candidates[j].kind != "open"), None
+        )
+        if adopter is None or candidates[adopter].paragraph - candidate.paragraph > window:
+            continue
+        key = name_key(candidate.value)
+        start, stop = candidate.claim.start, candidates[adopter].claim.start
+        if any(start < at < stop and k == key for at, k in doubts):
+            continue
+        if any(name_key(c.value) != key for c in candidates[i + 1 : adopter]):
+            continue  # the model computed something else before adopting: not its result
+        if equal(adopter):
+            return Found(candidate.claim, "adopted", graded, timeouts)
+    return Found(None, None, graded, timeouts)
