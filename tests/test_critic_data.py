@@ -264,11 +264,46 @@ def test_the_task_configs_state_the_default_readings(processbench_path):
         "official"
     )
     path = str(DELTA_JSONL)
-    tasks = _task_manager(deltabench_path=path, deltabench_reference_filter=True).load(
+    loaded = _task_manager(deltabench_path=path).load(["thinkbench_deltabench"])
+    math_config = loaded["tasks"]["thinkbench_deltabench_math"].config.metadata
+    assert math_config["deltabench_reading"] == "official"
+    assert loaded["groups"]["thinkbench_deltabench"].metadata["deltabench_reading"] == "official"
+    assert settings.current().reference_filter is True  # the official reading's filter
+    tasks = _task_manager(deltabench_path=path, deltabench_reading="tolerant").load(
         ["thinkbench_deltabench_math"]
     )["tasks"]
-    assert tasks["thinkbench_deltabench_math"].config.metadata["deltabench_reference_filter"]
-    assert settings.current().reference_filter is True
+    assert tasks["thinkbench_deltabench_math"].config.metadata["deltabench_reading"] == "tolerant"
+    assert settings.current().reference_filter is False
+
+
+@pytest.mark.parametrize(
+    ("metadata", "reading", "reference_filter", "logged"),
+    [
+        ({}, "official", True, "deltabench_reading=official (as DeltaBench's own evaluation.py"),
+        ({"deltabench_reading": "tolerant"}, "tolerant", False, "count as false positives"),
+        # deltabench_reference_filter overrides the reading's filter, either way
+        (
+            {"deltabench_reading": "tolerant", "deltabench_reference_filter": "true"},
+            "tolerant",
+            True,
+            "are dropped, as evaluation.py does (deltabench_reference_filter=true)",
+        ),
+        ({"deltabench_reference_filter": False}, "official", False, "filter=false"),
+    ],
+)
+def test_deltabench_reading_is_set_checked_and_logged(
+    caplog, metadata, reading, reference_filter, logged
+):
+    with caplog.at_level(logging.INFO, logger="lm_eval.thinkbench"):
+        data.load_deltabench("pcb", deltabench_path=str(DELTA_JSONL), **metadata)
+    run = settings.current()
+    assert (run.deltabench_reading, run.reference_filter) == (reading, reference_filter)
+    assert logged in caplog.text
+
+
+def test_an_unknown_deltabench_reading_fails_at_load_time():
+    with pytest.raises(ValueError, match="deltabench_reading 'loose' is not one of official"):
+        data.load_deltabench("pcb", deltabench_path=str(DELTA_JSONL), deltabench_reading="loose")
 
 
 @pytest.mark.parametrize(

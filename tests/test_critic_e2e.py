@@ -5,8 +5,8 @@ a verdict fixed by ``processbench_truth`` / ``deltabench_truth``; the figures ex
 computed from those verdicts and the data's labels with the benchmarks' formulas written out
 here, not with the plugin's parser, scorer or group re-weighting. A critic that writes no
 reasoning (GPT-4o-like, ``thinkbench-sim-server --critic-style plain``) is run through plain
-``lm_eval`` with no marker setting, and its ProcessBench F1s are also checked against
-ProcessBench's own script replayed on the replies it served.
+``lm_eval`` with no marker setting, and its figures are also checked against ProcessBench's and
+DeltaBench's own scripts replayed on the replies it served.
 """
 
 from __future__ import annotations
@@ -19,8 +19,10 @@ from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
 
+import pandas as pd
 import pytest
 from e2e_support import BIN, read_results, run_cli, sim_server
+from test_critic_deltabench_reference import calculate_accuracies_v2, parse_output
 from test_critic_official import official_f1, official_prediction
 
 from lm_eval_thinkbench import TASKS_DIR
@@ -31,6 +33,7 @@ from lm_eval_thinkbench.simulate.critic import (
     REASONING,
     deltabench_truth,
     processbench_truth,
+    respond_deltabench,
     respond_processbench,
 )
 
@@ -38,7 +41,7 @@ pytestmark = pytest.mark.e2e
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
 PB_SEED = 7
-DB_SEED = 20  # on the fixture: no error, partial, out of range, free form, unreadable, ...
+DB_SEED = 20  # on the fixture: no error, partial, out of range, free form, placeholder, ...
 
 
 def _processbench_folder() -> Path:
@@ -205,7 +208,7 @@ def test_processbench_through_plain_lm_eval_over_http(tmp_path, math500_path):
 def test_non_reasoning_critic_through_plain_lm_eval_over_http(tmp_path, math500_path):
     """A critic that writes no ``<think>`` (GPT-4o-like), with no marker setting: every
     ProcessBench sample and the DeltaBench fixture, through lm-eval's own chat model."""
-    folder, fixture, seed = _processbench_folder(), FIXTURES / "deltabench_sample.jsonl", 11
+    folder, fixture, seed = _processbench_folder(), FIXTURES / "deltabench_sample.jsonl", 23
     served = ("--processbench", str(folder), "--deltabench", str(fixture))
     with sim_server(math500_path, *served, "--critic-style", "plain") as url:
         run_cli(
@@ -241,7 +244,28 @@ def test_non_reasoning_critic_through_plain_lm_eval_over_http(tmp_path, math500_
             official_f1(res_data), rel=1e-12
         )
         assert f1 * 100 == pytest.approx(official_f1(res_data), rel=1e-12)
-    _assert_deltabench(results, data.deltabench_docs(fixture), False, seed=seed, style=PLAIN)
+    docs = data.deltabench_docs(fixture)
+    _assert_deltabench(results, docs, seed=seed, style=PLAIN)
+    # DeltaBench's evaluation.py, replayed on the replies the server sent, gives the same figures
+    # for the whole benchmark and for each domain (it leaves out samples without true sections).
+    scored = [d for d in docs if d["truth_sections"] and not d["data_error"]]
+    assert {"free_form", "inline_list", "placeholder"} <= {
+        deltabench_truth(d, seed, PLAIN).scenario for d in scored
+    }
+    rows = [
+        {"task_l1": d["domain"]}
+        | parse_output(respond_deltabench(d, seed, PLAIN).content, d["truth_sections"])
+        for d in scored
+    ]
+    frame = pd.json_normalize(rows)
+    script = {"": calculate_accuracies_v2(frame)} | {
+        f"_{domain}": calculate_accuracies_v2(group) for domain, group in frame.groupby("task_l1")
+    }
+    for suffix, figures in script.items():
+        got = results[f"thinkbench_deltabench{suffix}"]
+        for key, value in figures.items():
+            ours = got[f"{key.replace('f1_score_macro', 'f1_macro')},critic"]
+            assert ours == pytest.approx(value, rel=1e-12, abs=1e-15), (suffix, key)
     # Nothing was taken for a cut-off thought.
     statuses = {record["status"] for s in samples for record in _records(s)}
     assert "truncated" not in statuses and {"ok", "unparsed", "error"} <= statuses
@@ -251,11 +275,20 @@ def test_non_reasoning_critic_through_plain_lm_eval_over_http(tmp_path, math500_
 
 
 def _deltabench_expected(
-    docs: list[dict], reference_filter: bool, seed: int = DB_SEED, style: str = REASONING
+    docs: list[dict],
+    reading: str = "official",
+    reference_filter: bool | None = None,
+    seed: int = DB_SEED,
+    style: str = REASONING,
 ) -> dict[str, float]:
+    """The figures the simulated verdicts imply under ``reading``; the reference filter (drop
+    flags beyond the last true section) follows the reading unless ``reference_filter`` says."""
+    if reference_filter is None:
+        reference_filter = reading == "official"
     rows, unparsed, excluded = [], [], []
     for doc in docs:
-        flagged = deltabench_truth(doc, seed, style).sections
+        truth_of = deltabench_truth(doc, seed, style)
+        flagged = truth_of.official if reading == "official" else truth_of.sections
         unparsed.append(flagged is None)
         truth = set(doc["truth_sections"])
         excluded.append(bool(doc["data_error"]) or not truth)
@@ -285,28 +318,31 @@ def _deltabench_expected(
     }
 
 
-def _assert_deltabench(results: dict, docs: list[dict], reference_filter: bool, **how) -> None:
+def _assert_deltabench(results: dict, docs: list[dict], **how) -> None:
     """Every domain's figures and the group's; only the domains ``docs`` has are run."""
     by_domain = defaultdict(list)
     for doc in docs:
         by_domain[doc["domain"]].append(doc)
     for domain, domain_docs in by_domain.items():
-        want = _deltabench_expected(domain_docs, reference_filter, **how)
+        want = _deltabench_expected(domain_docs, **how)
         _assert_close(results[f"thinkbench_deltabench_{domain}"], want, domain)
     ran = {name for name in results if name.startswith("thinkbench_deltabench_")}
     assert ran == {f"thinkbench_deltabench_{d}" for d in by_domain}
     # The group is the whole benchmark, pooled exactly over the domains.
-    want = _deltabench_expected(docs, reference_filter, **how)
+    want = _deltabench_expected(docs, **how)
     _assert_close(results["thinkbench_deltabench"], want, "group")
 
 
 @pytest.mark.parametrize(
-    ("fixture", "reference_filter"),
-    [("deltabench_sample.jsonl", False), ("deltabench_sample.csv", True)],
+    ("fixture", "reading"),
+    [("deltabench_sample.jsonl", "official"), ("deltabench_sample.csv", "tolerant")],
 )
-def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reference_filter):
+def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reading):
+    """The default (DeltaBench's own reading and filter), and ``deltabench_reading=tolerant``."""
     path = FIXTURES / fixture
-    metadata = {"deltabench_path": str(path), "deltabench_reference_filter": reference_filter}
+    metadata = {"deltabench_path": str(path)} | (
+        {} if reading == "official" else {"deltabench_reading": reading}
+    )
     run, samples = _run(
         tmp_path,
         "thinkbench_deltabench",
@@ -316,16 +352,19 @@ def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reference_filter)
         json.dumps(metadata),
     )
     docs = data.deltabench_docs(path)
-    _assert_deltabench(run["results"], docs, reference_filter)
-    stated = {c["metadata"]["deltabench_reference_filter"] for c in run["configs"].values()}
-    assert stated == {reference_filter}
+    _assert_deltabench(run["results"], docs, reading=reading)
+    # The readings differ on this run, and the task configs and every record say which was used.
+    assert _deltabench_expected(docs, "official") != _deltabench_expected(docs, "tolerant")
+    stated = {c["metadata"]["deltabench_reading"] for c in run["configs"].values()}
+    assert stated == {reading}
+    assert {record["reading"] for s in samples for record in _records(s)} == {reading}
     assert len(samples) == len(docs) == 11
     scenarios = {
         deltabench_truth(d, DB_SEED).scenario
         for d in docs
         if d["truth_sections"] and not d["data_error"]
     }
-    assert {"no_error", "partial", "out_of_range", "free_form", "unparseable"} <= scenarios
+    assert {"no_error", "partial", "out_of_range", "free_form", "placeholder"} <= scenarios
     broken = next(s for s in samples if s["doc"]["id"] == "fx-math-4")
     assert "is not a list of section numbers" in broken["f1_macro"][0]["excluded"]
 
@@ -345,7 +384,7 @@ def test_deltabench_group_with_an_empty_domain_reports_the_other_domains(tmp_pat
     )
     docs = data.deltabench_docs(path)
     assert {d["domain"] for d in docs} == {"math", "code", "general"}
-    _assert_deltabench(run["results"], docs, False)
+    _assert_deltabench(run["results"], docs)
     assert run["group_subtasks"]["thinkbench_deltabench"] == [
         "thinkbench_deltabench_math",
         "thinkbench_deltabench_code",

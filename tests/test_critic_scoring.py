@@ -3,7 +3,8 @@
 DeltaBench: the fixture (our own rows in the release's schema) with one hand-written critic reply
 per row: "no error" on a sample with errors, duplicate section numbers, an out-of-range number,
 free-form prose, an unreadable reply, a truncated critique, over-flagging. Every expected figure
-below was worked out by hand from the table in the comments.
+below was worked out by hand from the table in the comments (the tolerant reading; where the
+default, official reading differs, its test says how).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from lm_eval.tasks._yaml_loader import load_yaml
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.critic import harness
 from lm_eval_thinkbench.critic.data import deltabench_docs
+from lm_eval_thinkbench.critic.parse import OFFICIAL, TOLERANT
 from lm_eval_thinkbench.critic.scoring import harmonic, processbench_summary, score_sections
 from lm_eval_thinkbench.harness import settings
 
@@ -57,8 +59,14 @@ REPLIES = {
 }
 
 
-def _items(reference_filter: bool, domain: str | None = None) -> list[list[dict]]:
-    settings.configure({"deltabench_reference_filter": reference_filter})
+def _items(
+    reference_filter: bool | None, domain: str | None = None, reading: str = TOLERANT
+) -> list[list[dict]]:
+    """The scoring items of the fixture's replies; the filter follows the reading unless set."""
+    metadata: dict[str, object] = {"deltabench_reading": reading}
+    if reference_filter is not None:
+        metadata["deltabench_reference_filter"] = reference_filter
+    settings.configure(metadata)
     try:
         out = []
         for doc in deltabench_docs(FIXTURE):
@@ -66,7 +74,7 @@ def _items(reference_filter: bool, domain: str | None = None) -> list[list[dict]
                 continue
             reply = REPLIES[doc["id"]]
             raw = reply if reply.startswith("<think>") else f"<think>\nhm\n</think>\n\n{reply}"
-            record = harness.deltabench_record(raw, "think")
+            record = harness.deltabench_record(raw, "think", settings.current().deltabench_reading)
             out.append(harness.deltabench_results(doc, [[record]])["f1_macro"])
         return out
     finally:
@@ -82,9 +90,31 @@ def _close(got: dict[str, float], want: dict[str, F | float]) -> None:
         assert got[key] == pytest.approx(float(value), abs=1e-12), key
 
 
-def test_deltabench_overall_default_scoring():
+def test_deltabench_official_reading_and_filter_by_hand():
+    """The default: DeltaBench's evaluation.py reading (its filter on). Against the table:
+    free-form prose (fx-code-2) flags nothing; fx-general-1's entry "1, 2, 3, 4" flags its
+    first number only, 1 (no true section: tp 0, fp 1, fn 2); the filter drops 9 and 4."""
     _close(
-        _figures(_items(reference_filter=False)),
+        _figures(_items(None, reading=OFFICIAL)),
+        {
+            "precision_macro": F(3, 8),
+            "recall_macro": F(13, 6) / 8,
+            "f1_macro": F(37, 15) / 8,
+            "precision_micro": F(4, 5),
+            "recall_micro": F(1, 3),
+            "f1_micro": F(8, 17),
+            "flagged_sections": F(5, 8),
+            "true_sections": F(12, 8),
+            "unparsed": F(3, 11),
+            "excluded": F(3, 11),
+        },
+    )
+
+
+def test_deltabench_tolerant_reading_counts_every_prediction():
+    """``deltabench_reading=tolerant``: its filter is off unless asked for (next test)."""
+    _close(
+        _figures(_items(None)),
         {
             "precision_macro": F(7, 2) / 8,
             "recall_macro": F(25, 6) / 8,
@@ -101,6 +131,7 @@ def test_deltabench_overall_default_scoring():
 
 
 def test_deltabench_reference_filter_drops_flags_beyond_the_last_true_section():
+    """``deltabench_reference_filter=true`` with the tolerant reading."""
     _close(
         _figures(_items(reference_filter=True)),
         {

@@ -26,7 +26,7 @@ from typing import Any
 
 import datasets
 
-from lm_eval_thinkbench.critic.parse import READINGS
+from lm_eval_thinkbench.critic.parse import OFFICIAL, READINGS
 from lm_eval_thinkbench.datafiles import DatasetError, read_records
 from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.harness import settings
@@ -76,11 +76,7 @@ def load_processbench(subset: str, **metadata: Any) -> datasets.DatasetDict:
     or ``THINKBENCH_PROCESSBENCH_PATH`` names one; otherwise the ``Qwen/ProcessBench`` split.
     """
     reading = settings.configure(metadata).processbench_reading
-    if reading not in READINGS:
-        raise ValueError(
-            f"processbench_reading {reading!r} is not one of {', '.join(READINGS)} "
-            "(official: as ProcessBench's run_eval.py reads the box; tolerant: see the README)"
-        )
+    _check_reading("processbench_reading", reading, "ProcessBench's run_eval.py reads the box")
     path = metadata.get("processbench_path") or os.environ.get(PROCESSBENCH_ENV)
     docs = processbench_docs(subset, path)
     log.info(
@@ -156,7 +152,8 @@ def load_deltabench(domain: str, **metadata: Any) -> datasets.DatasetDict:
     """
     if domain not in DOMAINS:
         raise ValueError(f"unknown DeltaBench domain {domain!r}; known: {DOMAINS}")
-    settings.configure(metadata)
+    run = settings.configure(metadata)
+    _check_reading("deltabench_reading", run.deltabench_reading, "DeltaBench's evaluation.py reads")
     path = metadata.get("deltabench_path") or os.environ.get(DELTABENCH_ENV)
     docs = [d for d in deltabench_docs(path) if d["domain"] == domain]
     if not docs:
@@ -165,6 +162,20 @@ def load_deltabench(domain: str, **metadata: Any) -> datasets.DatasetDict:
             f"so thinkbench_deltabench_{domain} has nothing to run (the thinkbench_deltabench "
             "group leaves it out and reports the other domains)"
         )
+    log.info(
+        "DeltaBench %s: %d samples, verdicts read with deltabench_reading=%s%s; predicted "
+        "sections beyond the last true one %s (deltabench_reference_filter=%s)",
+        domain,
+        len(docs),
+        run.deltabench_reading,
+        " (as DeltaBench's own evaluation.py reads them)"
+        if run.deltabench_reading == OFFICIAL
+        else "",
+        "are dropped, as evaluation.py does"
+        if run.reference_filter
+        else "count as false positives",
+        str(run.reference_filter).lower(),
+    )
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(docs)})
 
 
@@ -325,6 +336,15 @@ def _literal(text: str) -> object:
 
 
 # ----- shared --------------------------------------------------------------------------------
+
+
+def _check_reading(key: str, reading: str, official: str) -> None:
+    """An unknown reading fails at load time, before any generation is spent."""
+    if reading not in READINGS:
+        raise ValueError(
+            f"{key} {reading!r} is not one of {', '.join(READINGS)} "
+            f"(official: as {official}; tolerant: see the README)"
+        )
 
 
 def as_int(value: object) -> int | None:

@@ -25,7 +25,7 @@ from typing import Any
 from lm_eval.tasks._factory import TaskFactory
 
 from lm_eval_thinkbench.critic.data import NoRows
-from lm_eval_thinkbench.critic.parse import OFFICIAL, UNPARSED, parse_sections, read_step_index
+from lm_eval_thinkbench.critic.parse import OFFICIAL, UNPARSED, read_sections, read_step_index
 from lm_eval_thinkbench.critic.scoring import (
     SectionScore,
     processbench_summary,
@@ -96,7 +96,7 @@ class ProcessBenchFilter(RecordFilter):
 
 class DeltaBenchFilter(RecordFilter):
     def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
-        return deltabench_record(raw, self.markers)
+        return deltabench_record(raw, self.markers, settings.current().deltabench_reading)
 
 
 def processbench_record(
@@ -122,17 +122,31 @@ def processbench_record(
     }
 
 
-def deltabench_record(raw: object, markers: str | MarkerSet) -> dict[str, Any]:
-    """What a DeltaBench critic answered: ``status`` error / no_error / unparsed / truncated."""
+def deltabench_record(
+    raw: object, markers: str | MarkerSet, reading: str = OFFICIAL
+) -> dict[str, Any]:
+    """What a DeltaBench critic answered: ``status`` error / no_error / unparsed / truncated,
+    and the ``reading`` (``official`` / ``tolerant``) that turned its answer into sections.
+
+    The verdict is read from the answer, as the reference script reads the ``content`` of a
+    chat reply (a reasoning model's thought is not part of it).
+    """
     trace = split_trace(raw, markers)
     if trace.truncated:
-        return {"status": TRUNCATED, "format": None, "sections": [], "listed": []}
-    verdict = parse_sections(trace.answer)
+        return {
+            "status": TRUNCATED,
+            "format": None,
+            "sections": [],
+            "listed": [],
+            "reading": reading,
+        }
+    verdict = read_sections(trace.answer, reading)
     return {
         "status": verdict.status,
         "format": verdict.format,
         "sections": list(verdict.sections),
         "listed": list(verdict.listed),
+        "reading": reading,
     }
 
 

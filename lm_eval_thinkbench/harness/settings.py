@@ -16,8 +16,12 @@ Keys (all optional):
 * ``truncated``: ``lenient`` or ``zero`` (how responses without an end marker are graded);
 * ``thinkbench_tokenizer``: the tokenizer that counts (hub name or local path); by default the
   model's own (its ``tokenizer``, ``pretrained`` or ``model`` arg), else the offline Qwen default;
-* ``deltabench_reference_filter``: score DeltaBench as its reference script does (drop predicted
-  section numbers beyond the largest true one).
+* ``deltabench_reading``: how a DeltaBench verdict is read and scored: ``official`` (as
+  DeltaBench's own evaluation.py reads it, and with its filter; the default) or ``tolerant``
+  (every predicted section counts; checked by its loader);
+* ``deltabench_reference_filter``: whether predicted section numbers beyond the largest true
+  one are dropped, as DeltaBench's evaluation.py does; by default true under the ``official``
+  reading and false under ``tolerant``.
 * ``processbench_reading``: how a ProcessBench box becomes an index: ``official`` (as
   ProcessBench's own script reads it; the default) or ``tolerant`` (checked by its loader).
 
@@ -42,8 +46,9 @@ class RunSettings:
     scoring: ScoringConfig = field(default_factory=ScoringConfig)
     tokenizer: str | None = None
     model_names: tuple[str, ...] = ()
-    reference_filter: bool = False
+    reference_filter: bool = True
     processbench_reading: str = "official"
+    deltabench_reading: str = "official"
 
 
 _current = RunSettings()
@@ -67,14 +72,17 @@ def configure(metadata: Mapping[str, Any]) -> RunSettings:
         if isinstance(metadata.get(k), str)
     )
     explicit = metadata.get("thinkbench_tokenizer")
+    deltabench_reading = str(metadata.get("deltabench_reading", "official"))
     _current = RunSettings(
         scoring=scoring,
         tokenizer=str(explicit) if explicit else None,
         model_names=model_names,
         reference_filter=as_bool(
-            metadata.get("deltabench_reference_filter", False), "deltabench_reference_filter"
+            metadata.get("deltabench_reference_filter", deltabench_reading == "official"),
+            "deltabench_reference_filter",
         ),
         processbench_reading=str(metadata.get("processbench_reading", "official")),
+        deltabench_reading=deltabench_reading,
     )
     return _current
 

@@ -49,6 +49,10 @@ def read_first_correct(
     numbers = _INDEX.findall(boxed)
     if len(numbers) != 1:
         return LocatorError(f"judge reply \\boxed{{{_excerpt(boxed)}}} is not one index")
+    if len(numbers[0].lstrip("-0")) > 9:  # no such step; int() refuses over 4,300 digits
+        return LocatorError(
+            f"judge index {_excerpt(numbers[0])} is outside steps 0..{len(steps) - 1}"
+        )
     index = int(numbers[0])
     if index == -1:
         return FirstCorrect(None, None, None, None, 0, 0)

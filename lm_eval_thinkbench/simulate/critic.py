@@ -5,11 +5,12 @@ weights. In the ``reasoning`` style a critique is a DeepSeek-R1-style chain of t
 (``<think>...``), then an answer; in the ``plain`` style it is what a critic that does not
 reason (GPT-4o, Qwen2.5-72B-Instruct) writes: the verdict with a short explanation, no thought
 markers at all. The verdict is fixed in advance per document, seed and style: right, wrong,
-"no error", duplicated or out-of-range section numbers, free-form prose, unreadable, boxes that
-ProcessBench's official reading and the tolerant one read differently, or (reasoning style
-only) cut off before ``</think>``. :func:`processbench_truth` and :func:`deltabench_truth`
-return the verdict a correct parser must read from the answer, so a test derives every expected
-figure from them, never from the plugin's own parser or scorer.
+"no error", duplicated or out-of-range section numbers, free-form prose, unreadable, boxes and
+entries that the benchmarks' official readings and the tolerant ones read differently, or
+(reasoning style only) cut off before ``</think>``. :func:`processbench_truth` and
+:func:`deltabench_truth` return the verdict a correct parser must read from the answer under
+each reading, so a test derives every expected figure from them, never from the plugin's own
+parser or scorer.
 
 Traps for parsers that read too much: drafts of a different verdict inside the reasoning, an
 earlier box before the final one, truncated critiques whose reasoning already holds a verdict;
@@ -45,12 +46,13 @@ PROCESSBENCH_WEIGHTS: dict[str, float] = {
     "truncated": 0.10,
 }
 DELTABENCH_WEIGHTS: dict[str, float] = {
-    "exact": 0.20,
+    "exact": 0.15,
     "partial": 0.15,
     "no_error": 0.10,
     "duplicate": 0.10,
     "out_of_range": 0.10,
     "inline_list": 0.05,
+    "placeholder": 0.05,
     "free_form": 0.10,
     "unparseable": 0.10,
     "truncated": 0.10,
@@ -74,10 +76,15 @@ class ProcessBenchTruth:
 
 @dataclass(frozen=True)
 class DeltaBenchTruth:
-    """``sections``: the distinct sections the answer flags (``()``: "no error"), or None."""
+    """The distinct sections the answer flags (``()``: "no error"), None if it flags nothing
+    readable: ``official`` as DeltaBench's evaluation.py reads them, ``sections`` under the
+    tolerant reading. They differ on an entry listing several numbers (the script takes the
+    first), an entry that copies the template's "[section number]" (the script flags -1) and a
+    free-form reply (the script reads no "Conclusion:" and no "yes" as nothing flagged)."""
 
     scenario: str
     sections: tuple[int, ...] | None
+    official: tuple[int, ...] | None
 
 
 def _rng(doc: Mapping[str, Any], seed: int, kind: str, style: str = REASONING) -> random.Random:
@@ -213,8 +220,16 @@ def _deltabench_plan(
     elif scenario == "out_of_range":
         written = [*truth, n + 3]
     if scenario in ("unparseable", "truncated"):
-        return DeltaBenchTruth(scenario, None), []
-    return DeltaBenchTruth(scenario, tuple(sorted(set(written)))), written
+        return DeltaBenchTruth(scenario, None, None), []
+    tolerant = tuple(sorted(set(written)))
+    official: tuple[int, ...] | None = tolerant
+    if scenario == "free_form":
+        official = None
+    elif scenario == "inline_list":
+        official = tuple(written[:1])
+    elif scenario == "placeholder" and written:
+        official = tuple(sorted({*written, -1}))
+    return DeltaBenchTruth(scenario, tolerant, official), written
 
 
 def respond_deltabench(doc: Mapping[str, Any], seed: int = 0, style: str = REASONING) -> SimTrace:
@@ -265,6 +280,12 @@ def _deltabench_answer(scenario: str, written: list[int], rng: random.Random) ->
                 f"{label('Error Section Number:')} {k}",
                 f"Explanation: the reasoning in this part is not valid (claim {k + 11}).",
             ]
+    if scenario == "placeholder":
+        # The template's own placeholder entry, copied as a weak critic does.
+        lines += [
+            f"{label('Error Section Number:')} [section number]",
+            "Explanation: [explanation for the error in this section]",
+        ]
     return "\n".join(lines)
 
 
