@@ -1,0 +1,35 @@
+"""Worker processes that die with the process that started them.
+
+A killed process runs no cleanup (SIGKILL, the out-of-memory killer), so the pools' usual
+shutdown never tells its workers to stop: ``thinkbench analyze``'s scoring workers and their
+graders' math-verify workers would go on running, holding hundreds of megabytes, for as long
+as their current work lasts. On Linux the kernel itself can signal a process when its parent
+ends (``prctl(PR_SET_PDEATHSIG)``); each worker asks for SIGKILL as it starts, and a worker's
+own workers do the same, so killing the top process ends the whole tree.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+
+_PR_SET_PDEATHSIG = 1
+
+
+def die_with_parent(parent: int) -> None:
+    """Have the kernel SIGKILL this process when ``parent``, the process that forked it, ends.
+
+    Linux only (elsewhere nothing happens). The kernel sends the signal when the *thread* that
+    forked this process ends, so the caller's pool must fork from a thread that outlives it
+    (the main thread, or the pool's own manager thread). A parent that ended before the request
+    took effect is noticed here: this process then ends at once.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    libc = ctypes.CDLL(None)
+    if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return  # refused (a seccomp sandbox): the worker still works, it just may outlive us
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGKILL)
