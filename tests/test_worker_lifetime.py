@@ -32,7 +32,7 @@ from pathlib import Path
 
 PR_SET_CHILD_SUBREAPER = 36
 ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-expected, command = int(sys.argv[1]), sys.argv[2:]
+expected, settle, command = int(sys.argv[1]), float(sys.argv[2]), sys.argv[3:]
 
 
 def parents():
@@ -63,6 +63,7 @@ seen, deadline = set(), time.monotonic() + 120
 while len(seen) < expected and analyze.poll() is None and time.monotonic() < deadline:
     seen = descendants(analyze.pid)
     time.sleep(0.2)
+time.sleep(settle)
 analyze.kill()
 analyze.wait()
 deadline = time.monotonic() + 5
@@ -83,14 +84,32 @@ def test_sigkill_of_analyze_ends_every_worker(tmp_path):
     expected = 4
     analyze = [sys.executable, "-m", "lm_eval_thinkbench.analyze.cli", "analyze", str(SKY_T1)]
     options = ["-o", str(tmp_path), "--workers", "2", "--no-plots", "--no-progress"]
+    report = _watch([*analyze, *options], expected)
+    assert len(report["seen"]) >= expected, f"only {report['seen']} started"
+    assert report["alive"] == [], f"{report['alive']} outlived the killed analyze"
+
+
+def test_sigkill_ends_a_grader_worker_stuck_in_a_check():
+    """A worker deep in a hostile check (a power tower: C big-integer code for as long as the
+    deadline allows) ends with the process that owns its grader, not when the check ends."""
+    grading = (
+        "from lm_eval_thinkbench.math.grader import Grader\n"
+        "Grader(deadline=120).equivalent('1', '5^{5^{5^{5^{5}}}}')"
+    )
+    report = _watch([sys.executable, "-c", grading], expected=1, settle=2)
+    assert len(report["seen"]) == 1
+    assert report["alive"] == [], "the grader worker outlived its owner"
+
+
+def _watch(command: list[str], expected: int, settle: float = 0) -> dict[str, list[int]]:
+    """Run ``command`` under the watcher: once ``expected`` processes run below it (and
+    ``settle`` seconds more), SIGKILL it; which of them ran, which are still alive 5 s later."""
     watcher = subprocess.run(
-        [sys.executable, "-c", WATCHER, str(expected), *analyze, *options],
+        [sys.executable, "-c", WATCHER, str(expected), str(settle), *command],
         capture_output=True,
         text=True,
         timeout=300,
         env={**os.environ, "HF_HUB_OFFLINE": "1"},
         check=True,
     )
-    report = json.loads(watcher.stdout)
-    assert len(report["seen"]) >= expected, f"only {report['seen']} started"
-    assert report["alive"] == [], f"{report['alive']} outlived the killed analyze"
+    return json.loads(watcher.stdout)

@@ -35,6 +35,7 @@ from __future__ import annotations
 import atexit
 import importlib
 import logging
+import multiprocessing
 import os
 import shutil
 import signal
@@ -52,6 +53,8 @@ from multiprocessing.util import Finalize
 from typing import Any
 
 import pebble
+
+from lm_eval_thinkbench.lifetime import die_with_parent
 
 from . import verify
 from .rewrite import prepare_candidate, rewrite_answer
@@ -121,8 +124,9 @@ class _Tally:
     errors: int = 0
 
 
-def _init_worker() -> None:
-    """Prepare a worker: die on SIGTERM at once, import and warm up math-verify.
+def _init_worker(owner: int | None = None) -> None:
+    """Prepare a worker: die at once on SIGTERM, and when ``owner`` (the grader's process, if
+    given: see :meth:`Grader._pool`) ends; import and warm up math-verify.
 
     pebble installs a Python-level SIGTERM handler in its workers, and a Python handler cannot
     run while the interpreter is inside one long C call (big-integer power), so pebble would
@@ -130,6 +134,8 @@ def _init_worker() -> None:
     holds nothing that needs cleaning up.
     """
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if owner is not None:
+        die_with_parent(owner)
     # The deadline is enforced from outside; math-verify's warning that its own timeouts are
     # disabled would only be noise in every worker's log.
     logging.getLogger("math_verify").setLevel(logging.ERROR)
@@ -472,8 +478,18 @@ class Grader:
             if "pool" not in self._resources:
                 if self.preload:  # before the first fork, so workers inherit it
                     importlib.import_module("math_verify")
+                # Workers die with this process (a killed analyze worker's graders too). The
+                # kernel's signal follows the forking thread: pebble forks the first workers in
+                # the thread that first schedules (this one), the rest in its manager thread,
+                # so only a pool made in the main thread gets it; a forkserver is no parent.
+                owner = (
+                    os.getpid()
+                    if threading.current_thread() is threading.main_thread()
+                    and multiprocessing.get_start_method() != "forkserver"
+                    else None
+                )
                 self._resources["pool"] = pebble.ProcessPool(
-                    max_workers=self.workers, initializer=_init_worker
+                    max_workers=self.workers, initializer=_init_worker, initargs=(owner,)
                 )
             return self._resources["pool"], self._resources["dir"]
 
