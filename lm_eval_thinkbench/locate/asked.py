@@ -122,14 +122,22 @@ _RELATION = re.compile(r"=|<|>|\\[lg]eq?\b|\\neq?\b|\\in\b|≤|≥")
 
 
 def name_key(name: str) -> str:
-    """A name's comparable form: no spaces, sizing commands, ``$``, ``*``/``\\cdot`` products
-    or braces around single characters; ``\\dfrac`` as ``\\frac``."""
-    key = re.sub(r"\\(?:left|right|displaystyle|,|;|!)|\$|\s+", "", name)
+    """A name's comparable form: no spaces, sizing commands, ``$``, decorations
+    (``\\overline{QM}`` is ``QM``), backslashes of function names (``\\tan A`` is ``tan A``)
+    or braces around single characters; ``\\dfrac`` as ``\\frac``, ``\\cdot`` as ``*``."""
+    key = re.sub(r"\\(" + _FUNCTIONS + r")(?![A-Za-z])", r"\1", name)
+    key = re.sub(r"\\(?:left|right|displaystyle|,|;|!)|\$|\s+", "", key)
+    key = re.sub(
+        r"\\(?:overline|bar|vec|mathbf|mathrm|widehat|hat|boldsymbol)\{([^{}]*)\}", r"\1", key
+    )
     key = re.sub(r"\\[dt]frac", r"\\frac", key)
     key = re.sub(r"\\cdot|\\times", "*", key)
     key = key.rstrip(".,;:")
-    key = re.sub(r"\{(\w)\}", r"\1", key)
-    return key.lower()
+    return re.sub(r"\{(\w)\}", r"\1", key)
+
+
+#: Function names written with or without a backslash (``\\tan A``, ``tan A``).
+_FUNCTIONS = "sin|cos|tan|cot|sec|csc|log|ln|exp|arcsin|arccos|arctan|gcd|lcm|max|min|sqrt|det"
 
 
 def _prose(name: str) -> str:
@@ -237,7 +245,8 @@ def _has_letter(name: str) -> bool:
 
 def _is_math_name(name: str) -> bool:
     """A name written as math (``x``, ``a+b``, ``g(f(5)-1)``, ``\\tan A``), not as words."""
-    words = [w for w in _WORD.findall(_prose(name)) if len(w) > 1]
+    plain = re.sub(r"\b(?:" + _FUNCTIONS + r")\b", " ", _prose(name))
+    words = [w for w in _WORD.findall(plain) if len(w) > 1]
     return not words
 
 
@@ -273,11 +282,17 @@ class Asked:
         return bool(self.math) and bool(words) and not words - GENERIC and not formula
 
     def is_part(self, name: str) -> bool:
-        """Whether ``name`` is a proper part of an asked expression (an intermediate)."""
+        """Whether ``name`` is a proper part of an asked expression (an intermediate), or an
+        expression of an asked variable (``2y`` when y is asked: its value is not y's)."""
         key = name_key(name)
         if not key or key in self.math or not _is_math_name(name):
             return False
-        return any(len(key) < len(m) and _part_of(key, m) for m in self.math)
+        if any(len(key) < len(m) and _part_of(key, m) for m in self.math):
+            return True
+        variables = {m for m in self.math if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", m)}
+        return any(
+            _part_of(v, key) or re.search(rf"\d{re.escape(v)}(?!\w)", key) for v in variables
+        )
 
 
 def _part_of(key: str, whole: str) -> bool:
@@ -304,8 +319,9 @@ def _math_parts(name: str) -> list[str]:
             continue
         start = i - len(run)
         before = [w.lower().strip(",") for w in words[:start]]
-        argument = any(w in _PREPOSITIONS for w in before) and not (
-            len(before) >= 2 and before[-1] in _PREPOSITIONS and before[-2] in GENERIC
+        argument = any(  # "the image of the line y = ...", not "the value of the expression"
+            w in _PREPOSITIONS and j and _stem(before[j - 1]) not in GENERIC | _STOP
+            for j, w in enumerate(before)
         )
         named = any(re.search(r"[A-Za-z]", w) for w in run) and run not in (["a"], ["I"])
         if run and named and not argument:
@@ -338,9 +354,9 @@ _DELIMITERS = re.compile(r"\\[()\[\]]|\$")
 
 
 def _is_formula_word(word: str) -> bool:
-    """A plain-text word that belongs to a formula: operators, numbers, single letters, and
-    function applications like ``g(f(5)``."""
-    plain = re.sub(r"\\[A-Za-z]+", "", word)
+    """A plain-text word that belongs to a formula: operators, numbers, single letters,
+    function names (``tan``), and function applications like ``g(f(5)``."""
+    plain = re.sub(r"\\[A-Za-z]+|\b(?:" + _FUNCTIONS + r")\b", "", word)
     letters = re.findall(r"[A-Za-z]+", plain)
     return all(len(w) == 1 or "(" in plain for w in letters)
 
@@ -354,6 +370,7 @@ _ASK_VERB = re.compile(
 #: What may stand between the asking verb and an asked formula ("What is the value of $x$").
 _ASK_FILLER = re.compile(
     r"(?i)^(?:\s|[,.]|\b(?:the|a|an|all|value|values|numerical|exact|of|is|are|for|integer|integers"
+    r"|length|measure|degree|median|segment|side"
     r"|positive|negative|real|number|numbers|possible|and"
     r"|expression|quantity|sum|product|number|ordered|pair|triple|vector"
     r"|matrix|point|function)\b)*$"
@@ -371,6 +388,13 @@ def noun_phrase(text: str) -> str:
     "the largest x-value | where the graphs meet")."""
     end = _PHRASE_END.search(text)
     return text[: end.start()] if end else text
+
+
+_SOLVE_FOR = re.compile(
+    r"(?i)\bsolve\b[^.?]*?\bfor\s+(?:\$(?P<var>[A-Za-z](?:_\{?\w+\}?)?)\$|\\\((?P=var)\\\))".replace(
+        "(?P=var)", "[A-Za-z]"
+    )
+)
 
 
 def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
@@ -396,6 +420,8 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
             if inner and not _RELATION.search(inner) and len(inner) <= 80:
                 math.add(name_key(inner))
             at = span.end
+        for m in _SOLVE_FOR.finditer(sentence):  # "Solve the following equation for $x$"
+            math.add(name_key(m.group("var")))
         phrase = sentence[verb.end() :] if verb else sentence
         head = noun_phrase(re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase))
         if verb and verb.group().lower().startswith("how"):
@@ -433,8 +459,8 @@ def asked_names(
     each other: one step, so aliases of aliases do not spread through a whole trace; never the
     problem's free variables).
 
-    Of the final statement, the subject counts, and the formulas among its other names that
-    are named (a letter of their own: ``g(6)``, not ``2 + 2 + 3 + 6``) or written in the
+    Of the final statement, the subject counts, and the formula just before the value if it is
+    named (a letter of their own: ``g(6)``, not ``2 + 2 + 3 + 6``) or written in the
     problem (``129^{34} + 96^{38}``)."""
     math: set[str] = set()
     words: list[frozenset[str]] = []
@@ -442,24 +468,22 @@ def asked_names(
     if problem:
         math, words = question_names(problem)
     named = [
-        claim.names[:1] + tuple(n for n in claim.names[1:] if _is_math_name(n)) for claim in final
+        claim.names[:1] + tuple(n for n in claim.names[-1:] if _is_math_name(n)) for claim in final
     ]
     free = problem_variables(problem) - math if problem else set()
-    for names, from_goal in [*((n, False) for n in named), *(((g,), True) for g in goals)]:
-        for name in names:
-            if _is_math_name(name):
-                key = name_key(name)
-                if from_goal and key in free:
-                    continue  # "x" of "f(x) = ...": the problem's variable, not what it asks
-                if _has_letter(name) or (len(key) >= 3 and key in problem_key):
-                    math.add(key)
-            else:
-                found = content_words(noun_phrase(name)) - GENERIC
-                if found:
-                    words.append(found)
-                if not found & EXTREMUM:  # "the maximum value of f(x, y)": f is not asked
-                    parts = {name_key(p) for p in _math_parts(name)}
-                    math.update(parts - free if from_goal else parts)
+    for name in [n for names in named for n in names] + list(goals):
+        if _is_math_name(name):
+            key = name_key(name)
+            if key in free:
+                continue  # "x" of "f(x) = ...": the problem's variable, not what it asks
+            if _has_letter(name) or (len(key) >= 3 and key in problem_key):
+                math.add(key)
+        else:
+            found = content_words(noun_phrase(name)) - GENERIC
+            if found:
+                words.append(found)
+            if not found & EXTREMUM:  # "the maximum value of f(x, y)": f is not asked
+                math.update({name_key(p) for p in _math_parts(name)} - free)
     asked = Asked(frozenset(math), tuple(words))
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
@@ -475,6 +499,21 @@ def asked_names(
                 if re.match(r"(?i)the\s", n) and len(n.split()) <= 4 and (found := _noun_words(n))
             }
     return Asked(asked.math | new_math, (*asked.words, *(new_words - set(asked.words))))
+
+
+#: A question whose task is to rewrite a given formula ("Simplify ...", "Express $555_{10}$ in
+#: base 5", "Write the expression ... as a single fraction"): every step of the rewriting
+#: equals the gold, so only the gold's form counts. "Express your answer as ..." only says
+#: how to write an answer that is computed.
+_FORM_TASK = re.compile(
+    r"(?i)\b(?:simplify|rationalize|expand|factor)\b|rational\s+denominator"
+    r"|\b(?:express|write|rewrite|convert)\s+(?:the\s+(?:expression|number|fraction)\s+)?(?=\$|\\\(|\\\[)"
+)
+
+
+def form_task(problem: str | None) -> bool:
+    """Whether the problem asks to rewrite a formula it gives (see ``_FORM_TASK``)."""
+    return bool(problem) and bool(_FORM_TASK.search(problem))
 
 
 def problem_variables(problem: str) -> set[str]:

@@ -109,7 +109,7 @@ _PROSE = re.compile(
     r"|(?:(?<=\bthat)|(?<=\bit)|(?<=\bwhat)|(?<=\bwhich)|(?<=\bthere)|(?<=\bhere))['’]s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
     r"|always|equal\s+to)\b)*)"
-    r"|(?P<brk>[;:,]|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
+    r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
     r"|\b(?:and|but|so|then|thus|hence"
     r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"
     r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b)",
@@ -183,8 +183,11 @@ class Claim:
     the previous clause ("the area of triangle OAB is:" before a displayed chain) and a word
     term after the value ("x = 66 is the solution") are names too. ``lhs`` is the chain's first
     math term and ``prev`` the term just before the value (for answers that are equations:
-    ``y = 4t + 1 = 2x + 3``, "the plane is 5x - 7y + 11z + 4 = 0"). ``flags``: "question",
-    "hypothesis", "check", "option", "list", "header", "negated", "approx", "boxed".
+    ``y = 4t + 1 = 2x + 3``, "the plane is 5x - 7y + 11z + 4 = 0"). ``condition`` is the
+    "if"/"when" clause a claim depends on (flag "condition"): "when x = 4, the value is 11" is
+    a commitment when x = 4 is what the problem gives, a hypothesis otherwise. ``flags``:
+    "question", "hypothesis", "condition", "premise" (the condition itself), "check",
+    "option", "list", "header", "negated", "approx", "mention", "boxed".
     """
 
     start: int
@@ -196,6 +199,7 @@ class Claim:
     flags: frozenset[str]
     sentence: tuple[int, int]
     prev: str | None = None
+    condition: str | None = None
 
 
 @dataclass(frozen=True)
@@ -396,6 +400,24 @@ _MODULUS = re.compile(
 _UNIT = re.compile(
     r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z .]*\}(?:\^?\{?[23]\}?|[²³])?\s*$"
 )
+#: Operators spelt out in prose ("2 times cos A", "18 plus 5"): a value goes on past them.
+_OPERATOR_WORDS = {
+    "times": "*", "plus": "+", "minus": "-", "over": "/", "divided": "/", "by": "",
+    "multiplied": "*", "squared": "^2", "cubed": "^3",
+}  # fmt: skip
+
+
+#: A formula spelt out: numbers around operator words ("550 divided by 4", "plus 5").
+_SPOKEN = re.compile(
+    r"(?i)^(?:[-\d.\s]+|\s*)\b(?:times|plus|minus|divided\s+by|multiplied\s+by|over)\b\s+[-\d]"
+)
+
+
+def _spoken_operators(value: str) -> str:
+    """``2 times cos A`` -> ``2 * cos A``, ``5 squared`` -> ``5 ^2``."""
+    return " ".join(_OPERATOR_WORDS.get(w.lower(), w) for w in value.split() if w.lower() != "by")
+
+
 #: Words after a prose value that are no unit of it ("6 is", "4 and").
 _NOT_UNITS = frozenset(
     [
@@ -438,7 +460,9 @@ _NOT_UNITS = frozenset(
 )
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 #: Breaks that end one part of a sentence and start another (for option lists).
-_SEGMENT_BREAKS = frozenset(("but", "so", "then", "thus", "hence", "therefore", ";", "which means"))
+_SEGMENT_BREAKS = frozenset(
+    ("but", "so", "then", "thus", "hence", "therefore", ";", "which means", "→", "⇒", "=>", "->")
+)
 #: Breaks that may open a relative clause of a subject noun phrase.
 _RELATIVE = frozenset(("where", "when"))
 #: A paragraph that is an item of an enumeration ("1.", "2)", "- ", "(a)").
@@ -468,6 +492,7 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     first = len(state.claims)
     clause: list[_Tok] = []
     clause_flags: set[str] = set()
+    condition: str | None = None  # the text of an "if"/"when" clause the claims depend on
     segment = 0
     segments: list[int] = []
     for tok in [*toks, _Tok("break", end, end, what="end")]:
@@ -479,7 +504,16 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
             clause.append(_Tok("term", tok.start, tok.end, pieces=((tok.start, tok.end, False),)))
             continue
         if clause:
+            premise = condition == ""  # the clause right after "if"/"when": the condition
+            if premise:
+                condition = text[clause[0].start : clause[-1].end]
+            before = len(state.claims)
             _chain(text, clause, frozenset(flags | clause_flags), (start, end), state)
+            for i in range(before, len(state.claims)):
+                if condition:
+                    state.claims[i] = replace(state.claims[i], condition=condition)
+                if premise:
+                    state.claims[i] = _with(state.claims[i], "premise")
             segments += [segment] * (len(state.claims) - first - len(segments))
         clause = []
         if tok.what == "or":
@@ -487,10 +521,12 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
                 state.claims[-1] = _with(state.claims[-1], "option")
             clause_flags.add("option")
         elif tok.what in _CONDITION_BREAKS:
-            clause_flags.add("hypothesis")
+            clause_flags.add("condition")
+            condition = ""
         elif tok.what in _SEGMENT_BREAKS:
             segment += 1
             clause_flags.clear()
+            condition = None
         if tok.what == ":" and state.claims and len(state.claims) > first:
             last = state.claims[-1]
             if not text[last.end : tok.start].strip() and not text[tok.end : end].strip():
@@ -509,12 +545,24 @@ def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
     claims = state.claims[since:]
     seen: dict[tuple[str, int], set[str]] = {}
     for claim, segment in zip(claims, segments, strict=True):
-        if claim.names:
+        if claim.names and not pending_operation(claim.value):
             seen.setdefault((_key(claim.names[0]), segment), set()).add(_key(claim.value))
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
         key = (_key(claim.names[0]), segment) if claim.names else None
         if key is not None and key[0] and len(seen.get(key, ())) > 1:
             state.claims[since + i] = _with(claim, "list")
+
+
+#: A number, an operator, and a number: a computation still to be done (``-3 + 2``,
+#: ``50 \\times \\frac{11}{4}``), not a result.
+_PENDING = re.compile(
+    r"(?:\d|\})\s*(?:[-+*×·÷]|\\times|\\cdot|\\div)\s*(?:\(?\s*-?\d|\\[dt]?frac|\\sqrt)"
+)
+
+
+def pending_operation(value: str) -> bool:
+    """Whether ``value`` still holds an operation between numbers."""
+    return bool(_PENDING.search(value))
 
 
 def _mark_enumerations(text: str, claims: list[Claim]) -> None:
@@ -572,6 +620,24 @@ def _chain(
         if re.fullmatch(r"(?i)\W*(?:the\s+)?(?:final\s+)?answer\W*", text[term.start : term.end]):
             state.pending = "answer"
             return
+        last = state.claims[-1] if state.claims else None
+        more = _value(text, term)
+        if last and more and last.sentence == sentence and _whole_value(text, term, more[1], True):
+            # "the possible values of d are 1 and 13": the list goes on; both are options
+            state.claims[-1] = _with(last, "list")
+            start, end = _widen(text, more[0], more[0] + len(more[1]))
+            listed = last.flags | {"list"}
+            state.claims.append(
+                replace(
+                    last,
+                    start=start,
+                    end=end,
+                    value_start=more[0],
+                    value=_unbox(more[1]),
+                    flags=listed,
+                )
+            )
+            return
         value = _value(text, term)
         if not value or not (pending is not None or _alone(text, term, sentence)):
             _mentions(text, term, flags, sentence, state)
@@ -579,19 +645,21 @@ def _chain(
         if term.math or _whole_value(text, term, value[1]):
             _add(text, state, [term], value, flags, sentence, pending, None)
         return
-    if len(terms) == 1 and not links:
-        _mentions(text, terms[0], flags, sentence, state)
-        return
     value_at, value = None, None
     for i in range(len(terms) - 1, 0, -1):
         value = _value(text, terms[i])
         if value:
             value_at = i
             break
+    if len(terms) == 2 and (value is None or not re.search(r"\d", value[1])):
+        first = _value(text, terms[0])  # "6 = xy + yz + zx": the value is on the left
+        if first and re.fullmatch(r"-?[\d.,/\s]+|-?\\frac\{\d+\}\{\d+\}", first[1]):
+            terms = [terms[1], terms[0]]
+            value_at, value = 1, first
     names = [n for n in (_subject(text, terms[0]), *(_name(text, t) for t in terms[1:])) if n]
     if pending:
         names.insert(0, pending)
-    if "question" not in flags and "hypothesis" not in flags:
+    if not flags & {"question", "hypothesis", "condition"}:
         symbolic = [n for n in names if _symbolic(n)]
         if value_at is not None and value and _symbolic(value[1]):
             symbolic.append(_unbox(value[1]))
@@ -678,11 +746,14 @@ def _mentions(
             )
 
 
-def _whole_value(text: str, term: _Tok, value: str) -> bool:
-    """A prose line that is nothing but a formula (``sqrt(117)``, ``(8, -10, 4)``): a value
-    written out as a display would be. A bare number is not enough (list items, labels)."""
-    raw = _TRAILING.sub("", text[term.start : term.end].strip())
-    return raw == value and bool(re.search(r"[()\[\]+*/^√=]|sqrt|\\", value))
+def _whole_value(text: str, term: _Tok, value: str, bare: bool = False) -> bool:
+    """A term that is nothing but a value: a prose line that is a formula (``sqrt(117)``,
+    ``(8, -10, 4)``, written out as a display would be; a bare number only when ``bare``, as
+    a list item after a claim), or a math term."""
+    raw = _TRAILING.sub("", _DELIMITERS.sub("", text[term.start : term.end]).strip()).strip()
+    if raw != value:
+        return False
+    return bare or term.math or bool(re.search(r"[()\[\]+*/^√=]|sqrt|\\", value))
 
 
 def _alone(text: str, term: _Tok, sentence: tuple[int, int]) -> bool:
@@ -785,9 +856,16 @@ def _value(text: str, term: _Tok) -> tuple[int, str, str | None] | None:
     raw = text[start:end]
     words = list(re.finditer(r"\S+", raw))
     kept_end = None
+    open_operator = False  # "2 times" ends in an operator: not yet a value
     for i, w in enumerate(words):
         core = w.group().strip(".,;:!?")
         is_value = bool(_VALUE_WORD.match(core) or _VALUE_CHARS.search(core))
+        if core.lower() in _OPERATOR_WORDS and kept_end is not None:
+            if core.lower() in ("squared", "cubed"):
+                kept_end = w.end()
+            else:
+                open_operator = True
+            continue
         if re.fullmatch(r"[A-Za-z]{2,}", core) and not _VALUE_WORD.match(core):
             is_value = False
         if len(core) == 1 and core.isalpha() and i + 1 < len(words):
@@ -796,12 +874,14 @@ def _value(text: str, term: _Tok) -> tuple[int, str, str | None] | None:
                 is_value = False  # "a total of 11", "I think"
         if not is_value:
             break
-        kept_end = w.end()
-    if kept_end is None:
+        kept_end, open_operator = w.end(), False
+    if kept_end is None or open_operator:
         return None
     value = _clean(raw[:kept_end])
     if not value or not _looks_like_value(value):
         return None
+    if any(w in _OPERATOR_WORDS for w in value.lower().split()):
+        value = _spoken_operators(value)
     unit = re.match(r"\s*([A-Za-z]{3,})\b", raw[kept_end:])
     at = raw.find(value)
     return start + max(at, 0), value, unit.group(1) if unit else None
@@ -850,6 +930,8 @@ def _subject(text: str, term: _Tok) -> str | None:
     rest = raw[cut.end() :] if cut else raw
     rest = _clean(_DELIMITERS.sub(" ", _LEAD.sub("", rest.strip())).strip())
     rest = " ".join(rest.split())
+    if _SPOKEN.search(rest):  # "550 divided by 4", "plus 5": arithmetic, not a name
+        rest = _spoken_operators(rest)
     if not rest or _PRONOUN.match(rest):
         return None
     return rest
@@ -858,7 +940,8 @@ def _subject(text: str, term: _Tok) -> str | None:
 def _name(text: str, term: _Tok) -> str | None:
     if term.math:
         return _clean(text[term.start : term.end]) or None
-    return " ".join(_clean(_DELIMITERS.sub(" ", text[term.start : term.end])).split()) or None
+    name = " ".join(_clean(_DELIMITERS.sub(" ", text[term.start : term.end])).split())
+    return _spoken_operators(name) if _SPOKEN.search(name) else name or None
 
 
 def _math_tail(text: str, term: _Tok) -> str | None:

@@ -37,28 +37,25 @@ from dataclasses import dataclass
 from math import gcd
 
 from lm_eval_thinkbench.locate.asked import (
-    EXTREMUM,
     GENERIC,
     Asked,
     asked_names,
     content_words,
+    form_task,
     goal_names,
     name_key,
 )
-from lm_eval_thinkbench.locate.claims import Claim, Reading, read
+from lm_eval_thinkbench.locate.claims import Claim, Reading, pending_operation, read
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import split_separator, step_index_at
 
-#: Paragraphs after an unnamed result within which the model must adopt it.
-ADOPTION_WINDOW = 2
 #: Flags of a claim that doubts a value: between a result and its adoption, the model was
 #: not yet sure of it ("2(n + 7) - (2n + 1) = 13", then "the possible values are 1 and 13").
 _DOUBT = frozenset(("question", "option", "list"))
-#: When the question asks for an extremum, results of trial evaluations abound (f at several
-#: points): only a result adopted in the next paragraph counts.
-_EXTREMUM = EXTREMUM
 #: Flags that make a claim no commitment.
-_REJECT = frozenset(("question", "hypothesis", "check", "option", "list", "header", "negated"))
+_REJECT = frozenset(
+    ("question", "hypothesis", "premise", "check", "option", "list", "header", "negated")
+)
 #: Names that say "the asked quantity" in so many words: "the answer", "the value we are
 #: looking for", "the required value", "what we want".
 _ANSWER_WORD = re.compile(
@@ -116,9 +113,13 @@ def first_commitment(
     asked = asked_names(problem, final, aliases, goal_names(reasoning))
     candidates = _candidates(reasoning, reading, asked, gold, problem)
     doubts = [(c.start, name_key(c.value)) for c in reading.claims if c.flags & _DOUBT]
-    window = 1 if any(w & _EXTREMUM for w in asked.words) else ADOPTION_WINDOW
     return _first_equal(
-        candidates, gold, grader, integer_gold=_collides(gold), doubts=doubts, window=window
+        candidates,
+        gold,
+        grader,
+        integer_gold=_collides(gold),
+        rewrite=form_task(problem),
+        doubts=doubts,
     )
 
 
@@ -180,6 +181,7 @@ def _candidates(
     gold_is_equation = "=" in gold
     gold_decimal = bool(re.fullmatch(r"\s*-?\d*\.\d+\s*", gold))
     gold_atoms = atoms(gold)
+    rewrite = form_task(problem)
     column = _COLUMN.fullmatch(gold.strip())
     rows = len(re.split(r"\\\\", column.group(1))) if column else 0
     out: list[_Candidate] = []
@@ -187,6 +189,8 @@ def _candidates(
         flags = claim.flags
         if flags & _REJECT or ("approx" in flags and not gold_decimal):
             continue
+        if "condition" in flags and not _given(claim.condition, problem_key):
+            continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
         kind = _kind(claim, asked)
         if kind is None:
             continue
@@ -198,7 +202,9 @@ def _candidates(
             value = f"{left} = {value}"
         if rows:
             value = as_column(value, rows)
-        if kind != "boxed" and not evaluated(value, gold_atoms):
+        if kind != "boxed" and not (
+            same_form(value, gold) if rewrite else evaluated(value, gold, gold_atoms)
+        ):
             continue
         paragraph = step_index_at(paragraphs, claim.start)
         out.append(_Candidate(claim, kind, value, -1 if paragraph is None else paragraph))
@@ -220,12 +226,34 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
     return "open"
 
 
+def _has_letter(name: str) -> bool:
+    return bool(re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", name)))
+
+
+def _given(condition: str | None, problem_key: str) -> bool:
+    """Whether a condition restates what the problem gives (``x = 4`` in "... when $x=4$?")."""
+    key = name_key(condition or "")
+    return bool(key) and len(key) >= 3 and key in problem_key
+
+
 def _restates(reasoning: str, claim: Claim, problem_key: str) -> bool:
     """Whether the claim's text occurs in the problem (a given, restated)."""
     if not problem_key:
         return False
     key = name_key(reasoning[claim.start : claim.end])
     return len(key) >= 3 and key in problem_key
+
+
+def same_form(value: str, gold: str) -> bool:
+    """Whether ``value`` is written with the gold's atoms (``\\frac{\\sqrt{3}}{3}``, not
+    ``\\frac{1}{\\sqrt{3}}``; ``4210_5``, not ``555``): for problems that ask to rewrite a
+    formula, where every intermediate form equals the gold."""
+    return sorted(_atom_list(_LEADING_NAME.sub("", value))) == sorted(_atom_list(gold))
+
+
+def _atom_list(value: str) -> list[str]:
+    found = _ATOM.findall(_FRAC_SHORTHAND.sub(r"\\frac{\1}{\2}", value))
+    return ["sqrt" if a in ("\\sqrt", "sqrt", "√") else a.lstrip("\\") for a in found]
 
 
 def atoms(value: str) -> int:
@@ -246,12 +274,16 @@ def as_column(value: str, rows: int) -> str:
     return "\\begin{pmatrix} " + " \\\\ ".join(entries) + " \\end{pmatrix}"
 
 
-def evaluated(value: str, gold_atoms: int) -> bool:
+def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
     """Whether ``value`` is written as a result, not as a computation still to be done: no
-    more atoms than the gold has (a leading ``x =`` aside) and no integer fraction that
+    more atoms than the gold has (a leading ``x =`` aside), no operation between numbers
+    unless the gold has one too (``50 \\times \\frac{11}{4}`` is no result for
+    ``137\\frac{1}{2}``, ``1 - 12i`` is one for itself), and no integer fraction that
     reduces."""
     value = _LEADING_NAME.sub("", value)
     if atoms(value) > max(gold_atoms, 1):
+        return False
+    if pending_operation(value) and not pending_operation(gold):
         return False
     for m in _INT_FRACTION.finditer(value):
         top, bottom = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
@@ -266,12 +298,13 @@ def _first_equal(
     grader: Grader,
     *,
     integer_gold: bool,
+    rewrite: bool,
     doubts: Sequence[tuple[int, str]],
-    window: int,
 ) -> Found:
-    """Walk the candidates in order; grade lazily; apply the adoption rule to open claims
-    when the gold is an integer or the claim names its value in words ("3/4 of the cake
-    left"); otherwise an open claim equal to the gold is a result)."""
+    """Walk the candidates in order, grading lazily. An open claim equal to the gold is a
+    result at once when the problem asks to rewrite a formula (it is in the gold's form, which
+    nothing else is) or when the gold is no integer and the claim names its value in no words
+    of its own; otherwise it needs the adoption rule (module docstring)."""
     verdicts: dict[str, bool] = {}
     graded = timeouts = 0
 
@@ -296,13 +329,16 @@ def _first_equal(
             continue
         if candidate.kind != "open":
             return Found(candidate.claim, candidate.kind, graded, timeouts)
-        if not integer_gold and not named_in_words(candidate.claim):
+        if rewrite or not (integer_gold or named_in_words(candidate.claim)):
             return Found(candidate.claim, "result", graded, timeouts)
         adopter = next(
             (j for j in range(i + 1, len(candidates)) if candidates[j].kind != "open"), None
         )
-        if adopter is None or candidates[adopter].paragraph - candidate.paragraph > window:
+        if adopter is None:
             continue
+        named = any(_has_letter(n) for n in candidate.claim.names)
+        if named and candidates[adopter].paragraph - candidate.paragraph > 1:
+            continue  # a named value is adopted in the same paragraph or the next, or not at all
         key = name_key(candidate.value)
         start, stop = candidate.claim.start, candidates[adopter].claim.start
         if any(start < at < stop and k == key for at, k in doubts):
