@@ -12,9 +12,9 @@ pool TP, FP and FN over the samples first. Only samples with at least one true e
 are scored, as in the reference script.
 
 The reference script also drops predicted numbers larger than the largest true section before
-counting; ``reference_filter=True`` does the same. By default every prediction counts, so a
-critic that flags a late, correct section is charged a false positive: our precision is
-stricter than the published one.
+counting; ``reference_filter=True`` does the same (the harness's default, under the official
+reading). Without it every prediction counts, so a critic that flags a late, correct section
+is charged a false positive: a precision stricter than the published one.
 
 ProcessBench (step level): accuracy on the erroneous samples (prediction == the label),
 accuracy on the correct samples (prediction == -1), and their harmonic mean, the ProcessBench
