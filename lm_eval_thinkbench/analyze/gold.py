@@ -37,7 +37,7 @@ def read_gold(path: Path) -> dict[str, str]:
     golds: dict[str, str] = {}
     for i, record in enumerate(records, 1):
         problem = next((record[k] for k in _PROBLEM_KEYS if isinstance(record.get(k), str)), None)
-        answer = next((record[k] for k in _ANSWER_KEYS if record.get(k) is not None), None)
+        answer = next((record[k] for k in _ANSWER_KEYS if _is_answer(record.get(k))), None)
         if not (problem and problem.strip()) or answer is None or not str(answer).strip():
             raise InputFormatError(f"--gold {path}: record {i} lacks {_EXPECTED}")
         golds[_normal(problem)] = str(answer)
@@ -79,6 +79,11 @@ def _match(problem: str, golds: dict[str, str]) -> str | None:
         or problem.startswith(text)
     ]
     return hits[0] if len(hits) == 1 else None
+
+
+def _is_answer(value: object) -> bool:
+    """A string or a number (AMC's answers are floats); anything else is no answer."""
+    return isinstance(value, str | int | float) and not isinstance(value, bool)
 
 
 def _normal(text: str) -> str:

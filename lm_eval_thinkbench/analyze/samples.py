@@ -17,6 +17,61 @@ class InputFormatError(ValueError):
     expected."""
 
 
+_JSON_TYPES = {
+    type(None): "null",
+    bool: "a boolean",
+    int: "a number",
+    float: "a number",
+    str: "a string",
+    list: "an array",
+    dict: "an object",
+}
+
+
+def wrong_type(where: str, name: str, value: object, expected: str) -> InputFormatError:
+    """The error for a field of the wrong type, naming the line, the field and both types:
+    readers check every field they use, so that a file never fails with a traceback."""
+    got = _JSON_TYPES.get(type(value), type(value).__name__)
+    return InputFormatError(f"{where}: {name!r} is {got}, expected {expected}")
+
+
+def text_field(
+    value: object, where: str, name: str, *, numbers: bool = False, null: bool = False
+) -> str:
+    """A string field; ``numbers`` also takes a number (an id, an answer such as ``27.0``),
+    ``null`` reads null as "" (a server's null content)."""
+    if isinstance(value, str):
+        return value
+    if null and value is None:
+        return ""
+    if numbers and isinstance(value, int | float) and not isinstance(value, bool):
+        return str(value)
+    kinds = ["a string", *(["a number"] if numbers else []), *(["null"] if null else [])]
+    raise wrong_type(where, name, value, " or ".join(kinds))
+
+
+def optional_text(value: object, where: str, name: str) -> str | None:
+    """A string field that may be absent (None)."""
+    return None if value is None else text_field(value, where, name)
+
+
+def repeat_field(value: object, where: str, name: str) -> int:
+    """A repeat index: a non-negative integer, 0 when absent."""
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    raise wrong_type(where, name, value, "a non-negative integer")
+
+
+def level_field(value: object, where: str, name: str = "level") -> int | None:
+    """A MATH level (:func:`parse_level`) from a field that must be a number, a string or
+    null; None when it names no level."""
+    if isinstance(value, bool) or not isinstance(value, str | int | float | None):
+        raise wrong_type(where, name, value, "a number, a string or null")
+    return parse_level(value)
+
+
 @dataclass(frozen=True)
 class Sample:
     """One response to analyse.

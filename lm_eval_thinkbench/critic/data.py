@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import json
 import logging
 import os
 import re
@@ -27,7 +26,7 @@ from typing import Any
 import datasets
 
 from lm_eval_thinkbench.critic.parse import OFFICIAL, READINGS
-from lm_eval_thinkbench.datafiles import DatasetError, read_records
+from lm_eval_thinkbench.datafiles import DatasetError, parse_json, read_records
 from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.harness import settings
 
@@ -62,8 +61,10 @@ _DOMAIN_ALIASES = {
     "general_reasoning": "general",
     "reasoning": "general",
 }
-_SECTION_HEADER = re.compile(r"(?im)^[ \t]*section[ \t]*(\d+)[ \t]*:")
-_INT = re.compile(r"[-+]?\d+(?:\.0*)?")
+# Numbers of at most 9 and 18 digits: int() refuses a string of more than 4,300 digits, and no
+# section or step is numbered beyond these.
+_SECTION_HEADER = re.compile(r"(?im)^[ \t]*section[ \t]*(\d{1,9})[ \t]*:")
+_INT = re.compile(r"[-+]?\d{1,18}(?:\.0*)?")
 
 
 # ----- ProcessBench --------------------------------------------------------------------------
@@ -124,15 +125,23 @@ def processbench_doc(row: Mapping[str, Any], subset: str) -> dict[str, Any]:
         "generator": str(row.get("generator", "")),
         "problem": str(row.get("problem", "")),
         "steps": steps,
-        "final_answer_correct": as_bool(row.get("final_answer_correct", False)),
+        "final_answer_correct": _final_answer_correct(row, problems),
         "label": None if problems else label,
         "data_error": "; ".join(problems),
     }
 
 
+def _final_answer_correct(row: Mapping[str, Any], problems: list[str]) -> bool:
+    try:
+        return as_bool(row.get("final_answer_correct", False), "final_answer_correct")
+    except ValueError as exc:
+        problems.append(str(exc))
+        return False
+
+
 def _processbench_file(folder: Path, subset: str) -> Path:
     for name in (f"{subset}.json", f"{subset}.jsonl"):
-        if (folder / name).is_file():
+        if os.path.lexists(folder / name):  # read_records says what is wrong with a non-file
             return folder / name
     raise DatasetError(
         f"no {subset}.json in {folder}; expected a folder with "
@@ -326,7 +335,7 @@ def _section_numbers(
 
 def _literal(text: str) -> object:
     try:
-        return json.loads(text)
+        return parse_json(text)
     except ValueError:
         pass
     try:
@@ -356,7 +365,7 @@ def as_int(value: object) -> int | None:
     if isinstance(value, float):
         return int(value) if value.is_integer() else None
     if isinstance(value, str) and _INT.fullmatch(value.strip()):
-        return int(float(value.strip()))
+        return int(value.strip().partition(".")[0])
     return None
 
 

@@ -25,7 +25,6 @@ as the prediction (-1 when none is flagged), per subset and averaged over subset
 
 from __future__ import annotations
 
-import json
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
@@ -40,7 +39,7 @@ from lm_eval_thinkbench.critic.scoring import (
     score_sections,
     summarize_sections,
 )
-from lm_eval_thinkbench.datafiles import DatasetError
+from lm_eval_thinkbench.datafiles import DatasetError, parse_json, read_data
 
 Scores = list[float | None]
 
@@ -50,11 +49,19 @@ Scores = list[float | None]
 
 def present(scores: Sequence[float | None]) -> list[tuple[int, float]]:
     """(0-based position, score) of every usable score."""
-    return [
-        (i, float(s))
-        for i, s in enumerate(scores)
-        if isinstance(s, (int, float)) and not isinstance(s, bool) and math.isfinite(s)
-    ]
+    usable = ((i, _finite(s)) for i, s in enumerate(scores))
+    return [(i, s) for i, s in usable if s is not None]
+
+
+def _finite(score: object) -> float | None:
+    """A score as a finite float; None for anything else (an integer too big for a float)."""
+    if isinstance(score, bool) or not isinstance(score, int | float):
+        return None
+    try:
+        value = float(score)
+    except OverflowError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def zscore_flags(scores: Sequence[float | None]) -> list[int]:
@@ -99,20 +106,21 @@ class ScoreFile:
 
 
 def read_scores(path: Path) -> ScoreFile:
-    """Read a PRM score file; a bad line is noted in ``problems`` and skipped."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise DatasetError(f"cannot read {path}: {exc}; expected {SCHEMA}") from exc
+    """Read a PRM score file; a bad line (not UTF-8, not JSON, no usable id or scores) is
+    noted in ``problems`` and skipped. A file that cannot be read at all is a DatasetError."""
+    data = read_data(path, DatasetError, SCHEMA)
     scores: dict[str, Scores] = {}
     problems: list[str] = []
-    for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+    for lineno, raw in enumerate(data.split(b"\n"), 1):
+        if not raw.strip():
             continue
         try:
-            record = json.loads(line)
-        except ValueError:
-            problems.append(f"{path}:{lineno}: not valid JSON")
+            record = parse_json(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            problems.append(f"{path}:{lineno}: not UTF-8 text")
+            continue
+        except ValueError as exc:
+            problems.append(f"{path}:{lineno}: not valid JSON ({exc})")
             continue
         if not isinstance(record, dict) or "id" not in record:
             problems.append(f"{path}:{lineno}: no id")
@@ -120,6 +128,9 @@ def read_scores(path: Path) -> ScoreFile:
         values = record.get("scores")
         if not isinstance(values, list):
             problems.append(f"{path}:{lineno}: scores is not a list")
+            continue
+        if isinstance(record["id"], bool) or not isinstance(record["id"], str | int):
+            problems.append(f"{path}:{lineno}: id is not a string or an integer")
             continue
         key = str(record["id"])
         if key in scores:

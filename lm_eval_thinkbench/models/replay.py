@@ -28,7 +28,7 @@ from lm_eval.models.api_models import JsonChatStr
 from lm_eval.utils import handle_non_serializable, hash_string
 from tqdm import tqdm
 
-from lm_eval_thinkbench.datafiles import json_lines
+from lm_eval_thinkbench.datafiles import file_problem, read_json_lines
 from lm_eval_thinkbench.flags import as_bool
 from lm_eval_thinkbench.models.chat import (
     CHAT_TOKENIZER_NAME,
@@ -79,12 +79,14 @@ def find_sample_files(spec: str) -> list[Path]:
             matches = [path]
         else:
             matches = [Path(m) for m in sorted(glob.glob(str(path), recursive=True))]
-        found = [
-            f
-            for m in matches
-            for f in (sorted(m.rglob(SAMPLES_GLOB)) if m.is_dir() else [m])
-            if f.is_file()
-        ]
+        found = []
+        for m in matches:
+            for f in sorted(m.rglob(SAMPLES_GLOB)) if m.is_dir() else [m]:
+                problem = file_problem(f)
+                if problem is None:
+                    found.append(f)
+                else:  # a folder, a FIFO (reading it would hang), a broken link
+                    eval_logger.warning("thinkbench-replay: skipping %s: %s", f, problem)
         if not found:
             raise FileNotFoundError(f"samples={part!r} names no {SAMPLES_GLOB} file")
         files.extend(f for f in found if f not in files)
@@ -109,22 +111,32 @@ def load_samples(files: list[Path]) -> dict[str, list[LoggedRequest]]:
     """Index every logged request by prompt hash, earlier files first.
 
     Raises:
-        SampleLogError: naming file and line, for a line that is not a sample record.
+        SampleLogError: naming the file (and line) that cannot be read or is not a sample log.
     """
     index: dict[str, list[LoggedRequest]] = defaultdict(list)
     for path in files:
-        with path.open(encoding="utf-8") as f:
-            for lineno, record in json_lines(f, path, SampleLogError):
-                for context, resps in _logged_requests(record, f"{path}:{lineno}"):
-                    logged = LoggedRequest(
-                        doc_id=record.get("doc_id"),
-                        doc_hash=record.get("doc_hash"),
-                        resps=resps,
-                    )
-                    same_prompt = index[prompt_hash(context)]
-                    if logged not in same_prompt:
-                        same_prompt.append(logged)
+        for lineno, record in read_json_lines(path, SampleLogError, "lm-eval sample records"):
+            where = f"{path}:{lineno}"
+            for context, resps in _logged_requests(record, where):
+                logged = LoggedRequest(
+                    doc_id=_field(record, "doc_id", (int, str), where),
+                    doc_hash=_field(record, "doc_hash", (str,), where),
+                    resps=resps,
+                )
+                same_prompt = index[prompt_hash(context)]
+                if logged not in same_prompt:
+                    same_prompt.append(logged)
     return dict(index)
+
+
+def _field(record: dict[str, Any], key: str, types: tuple[type, ...], where: str) -> Any:
+    """An optional field of the given types (None when absent): a doc id lm-eval logs as a
+    number, its hash as a string."""
+    value = record.get(key)
+    if value is None or (isinstance(value, types) and not isinstance(value, bool)):
+        return value
+    expected = " or ".join(t.__name__ for t in types)
+    raise SampleLogError(f"{where}: {key} is {type(value).__name__}, expected {expected}")
 
 
 def _logged_requests(record: object, where: str) -> list[tuple[str, tuple[str, ...]]]:

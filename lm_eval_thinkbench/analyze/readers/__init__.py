@@ -16,14 +16,16 @@ Anything else is an :class:`InputFormatError` that names the path and the format
 
 from __future__ import annotations
 
-import json
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from lm_eval_thinkbench.analyze.readers import evalscope, lm_eval, plain, qwen_math
 from lm_eval_thinkbench.analyze.samples import InputFormatError, Inputs, Sample, Skipped
+from lm_eval_thinkbench.datafiles import file_problem, open_data, parse_json
 
+log = logging.getLogger(__name__)
 FORMATS = ("auto", "lm-eval", "evalscope", "qwen-math", "jsonl")
 _FILE_READERS: dict[str, Callable[[Path, str | None], list[Sample] | Skipped]] = {
     "lm-eval": lm_eval.read_file,
@@ -76,7 +78,7 @@ def read_runs(specs: Sequence[str], fmt: str = "auto") -> Inputs:
 
 def read_path(path: Path, fmt: str = "auto", label: str | None = None) -> Inputs:
     """The samples of one folder or file, and its files of tasks that are not math."""
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():  # a looping link is named as such below
         raise InputFormatError(f"{path}: no such file or folder; expected {_EXPECTED}")
     if path.is_dir():
         files = _folder_files(path, fmt)
@@ -104,7 +106,13 @@ def _folder_files(folder: Path, fmt: str) -> list[tuple[str, Path]]:
         found = lm_eval.find_files(folder)
         if found:
             return [("lm-eval", f) for f in found]
-    files = sorted(folder.rglob("*.jsonl"))
+    files = []
+    for file in sorted(folder.rglob("*.jsonl")):
+        problem = file_problem(file)
+        if problem is None:
+            files.append(file)
+        else:  # a folder, a FIFO, a broken link: no run's log
+            log.warning("skipping %s: %s", file, problem)
     if files and fmt == "auto":
         return [(_file_format(f), f) for f in files]
     if files and fmt in ("jsonl", "qwen-math"):
@@ -114,12 +122,14 @@ def _folder_files(folder: Path, fmt: str) -> list[tuple[str, Path]]:
 
 def _file_format(path: Path) -> str:
     """Which reader a file needs, from its first record."""
-    try:
-        with path.open(encoding="utf-8") as f:
-            first = next((line for line in f if line.strip()), "")
-        record = json.loads(first) if first else None
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise InputFormatError(f"{path}: unknown format ({exc}); expected {_EXPECTED}") from None
+    with open_data(path, InputFormatError, _EXPECTED) as f:
+        try:
+            first = next((line for line in f if line.strip()), b"")
+            record = parse_json(first.decode("utf-8")) if first else None
+        except (OSError, ValueError) as exc:  # bad UTF-8 is a ValueError too
+            raise InputFormatError(
+                f"{path}: unknown format ({exc}); expected {_EXPECTED}"
+            ) from None
     if lm_eval.is_samples_record(record):
         return "lm-eval"
     if evalscope.is_evalscope_record(record):

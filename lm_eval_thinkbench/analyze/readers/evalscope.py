@@ -17,6 +17,7 @@ preferred over predictions when a folder has both: they carry the gold and the v
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,13 +26,19 @@ from typing import Any
 from lm_eval_thinkbench.analyze.samples import (
     InputFormatError,
     Sample,
+    level_field,
+    optional_text,
     parse_level,
+    repeat_field,
     subset_name,
+    text_field,
+    wrong_type,
 )
-from lm_eval_thinkbench.datafiles import json_lines
+from lm_eval_thinkbench.datafiles import file_problem, read_json_lines
 from lm_eval_thinkbench.math.extract import last_boxed
 from lm_eval_thinkbench.response import ModelResponse
 
+log = logging.getLogger(__name__)
 _INSTRUCTION = re.compile(r"\s*Please reason step by step\b.*\Z", re.DOTALL | re.IGNORECASE)
 _LENGTH_STOPS = {"length", "max_tokens", "model_length"}
 
@@ -54,7 +61,13 @@ def find_files(folder: Path) -> list[tuple[str, Path]]:
     for sub in ("reviews", "predictions"):
         root = folder / sub
         if root.is_dir():
-            files = sorted(root.glob("*/*.jsonl"))
+            files = []
+            for f in sorted(root.glob("*/*.jsonl")):
+                problem = file_problem(f)
+                if problem is None:
+                    files.append(f)
+                else:  # a folder, a FIFO, a broken link: no model's outputs
+                    log.warning("skipping %s: %s", f, problem)
             if files:
                 return [(f.parent.name, f) for f in files]
     raise InputFormatError(f"{folder}: no reviews/<model>/*.jsonl or predictions/<model>/*.jsonl")
@@ -74,14 +87,13 @@ def read_file(path: Path, model: str | None = None) -> list[Sample]:
 
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as f:
-        for lineno, record in json_lines(f, path, InputFormatError):
-            if not is_evalscope_record(record):
-                raise InputFormatError(
-                    f"{path}:{lineno}: not an EvalScope review/prediction record (needs "
-                    "'messages' with 'sample_score' or 'model_output', or legacy 'choices')"
-                )
-            yield lineno, record
+    for lineno, record in read_json_lines(path, InputFormatError):
+        if not is_evalscope_record(record):
+            raise InputFormatError(
+                f"{path}:{lineno}: not an EvalScope review/prediction record (needs "
+                "'messages' with 'sample_score' or 'model_output', or legacy 'choices')"
+            )
+        yield lineno, record
 
 
 def _samples(
@@ -102,27 +114,36 @@ def _samples(
         )
 
     if "messages" in record and ("sample_score" in record or "model_output" in record):
-        problem = _problem_from_messages(record["messages"])
-        assistant = _last_assistant(record["messages"], record.get("model_output"))
+        problem = _problem_from_messages(record["messages"], where)
+        assistant = _last_assistant(record["messages"], record.get("model_output"), where)
         if assistant is None:
             raise InputFormatError(f"{where}: no assistant message")
-        score = record.get("sample_score") or {}
-        gold = _gold_current(record, score)
+        score = _object(record.get("sample_score"), where, "sample_score")
+        metadata = _object(
+            score.get("sample_metadata"), where, "sample_score.sample_metadata"
+        ) or _object(record.get("metadata"), where, "metadata")
+        gold = _gold_current(record, metadata, where)
         if gold is None:
             raise InputFormatError(
                 f"{where}: no gold answer (no 'target', no \\boxed{{}} in metadata.solution); "
                 "read the reviews/ file instead of predictions/"
             )
-        metadata = score.get("sample_metadata") or record.get("metadata") or {}
-        sid = str(metadata.get("question_id") or score.get("sample_id") or record.get("index"))
-        repeat = score.get("generation_index") or 0
-        return [make(assistant, gold, problem, sid, int(repeat), _verdict(score))]
+        sid = _first_id(
+            where,
+            ("question_id", metadata.get("question_id")),
+            ("sample_id", score.get("sample_id")),
+            ("index", record.get("index")),
+        )
+        repeat = repeat_field(score.get("generation_index"), where, "generation_index")
+        return [make(assistant, gold, problem, sid, repeat, _verdict(score, where))]
 
     raw_input = record.get("raw_input") if isinstance(record.get("raw_input"), dict) else {}
-    problem = str(raw_input.get("question") or raw_input.get("problem") or "")
-    sid = str(raw_input.get("unique_id") or record.get("id") or where)
+    problem = optional_text(raw_input.get("question") or raw_input.get("problem"), where, "problem")
+    sid = _first_id(
+        where, ("unique_id", raw_input.get("unique_id")), ("id", record.get("id")), default=where
+    )
     if level is None:
-        level = parse_level(raw_input.get("level"))
+        level = level_field(raw_input.get("level"), where, "raw_input.level")
     out = []
     for k, choice in enumerate(record["choices"]):
         message = choice.get("message") if isinstance(choice, dict) else None
@@ -131,20 +152,40 @@ def _samples(
         gold = review.get("gold") or raw_input.get("answer")
         if not isinstance(message, dict) or gold in (None, ""):
             raise InputFormatError(f"{where}: legacy choice {k} lacks a message or a gold answer")
-        response = _response(message, choice.get("finish_reason"))
-        out.append(make(response, str(gold), problem, sid, k, review.get("result")))
+        response = _response(message, choice.get("finish_reason"), where)
+        gold = text_field(gold, where, f"choices[{k}].review.gold", numbers=True)
+        out.append(make(response, gold, problem or "", sid, k, review.get("result")))
     return out
 
 
-def _problem_from_messages(messages: object) -> str:
+def _object(value: object, where: str, name: str) -> dict[str, Any]:
+    """An optional object field ({} when absent)."""
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        return value
+    raise wrong_type(where, name, value, "an object")
+
+
+def _first_id(where: str, *fields: tuple[str, object], default: str | None = None) -> str:
+    """The first of the id fields that is set, as text; ``default`` when none is."""
+    for name, value in fields:
+        if value is not None and value != "":
+            return text_field(value, where, name, numbers=True)
+    if default is not None:
+        return default
+    raise InputFormatError(f"{where}: no id ({', '.join(name for name, _ in fields)})")
+
+
+def _problem_from_messages(messages: object, where: str) -> str:
     for message in messages if isinstance(messages, list) else []:
         if isinstance(message, dict) and message.get("role") == "user":
-            text, _ = _blocks(message.get("content"))
+            text, _ = _blocks(message.get("content"), where)
             return _INSTRUCTION.sub("", text)
     return ""
 
 
-def _last_assistant(messages: object, model_output: object) -> ModelResponse | None:
+def _last_assistant(messages: object, model_output: object, where: str) -> ModelResponse | None:
     stop = None
     if isinstance(model_output, dict):
         choices = model_output.get("choices")
@@ -152,16 +193,17 @@ def _last_assistant(messages: object, model_output: object) -> ModelResponse | N
             stop = choices[0].get("stop_reason")
     for message in reversed(messages if isinstance(messages, list) else []):
         if isinstance(message, dict) and message.get("role") == "assistant":
-            return _response(message, stop)
+            return _response(message, stop, where)
     return None
 
 
-def _response(message: dict[str, Any], stop: object) -> ModelResponse:
+def _response(message: dict[str, Any], stop: object, where: str) -> ModelResponse:
     """An assistant message as a response: reasoning blocks or field kept separate."""
-    text, reasoning = _blocks(message.get("content"))
-    field = message.get("reasoning_content")
-    if isinstance(field, str) and field.strip():
+    text, reasoning = _blocks(message.get("content"), where)
+    field = optional_text(message.get("reasoning_content"), where, "reasoning_content")
+    if field is not None and field.strip():
         reasoning = field
+    stop = optional_text(stop, where, "stop_reason")
     return ModelResponse(
         content=text,
         reasoning=reasoning or None,
@@ -169,39 +211,43 @@ def _response(message: dict[str, Any], stop: object) -> ModelResponse:
     )
 
 
-def _blocks(content: object) -> tuple[str, str]:
-    """(text, reasoning) of a message content: a string, or a list of typed blocks."""
-    if isinstance(content, str):
-        return content, ""
+def _blocks(content: object, where: str) -> tuple[str, str]:
+    """(text, reasoning) of a message content: a string, a list of typed blocks (others, such
+    as images, are not text), or null."""
+    if content is None or isinstance(content, str):
+        return content or "", ""
+    if not isinstance(content, list):
+        raise wrong_type(where, "content", content, "a string, an array of blocks or null")
     texts, thoughts = [], []
-    for block in content if isinstance(content, list) else []:
+    for block in content:
         if isinstance(block, str):
             texts.append(block)
         elif isinstance(block, dict) and block.get("type") == "reasoning":
-            thoughts.append(str(block.get("reasoning") or ""))
+            thoughts.append(text_field(block.get("reasoning"), where, "reasoning", null=True))
         elif isinstance(block, dict) and block.get("type") == "text":
-            texts.append(str(block.get("text") or ""))
+            texts.append(text_field(block.get("text"), where, "text", null=True))
     return "\n".join(texts), "\n".join(thoughts)
 
 
-def _gold_current(record: dict[str, Any], score: dict[str, Any]) -> str | None:
+def _gold_current(record: dict[str, Any], metadata: dict[str, Any], where: str) -> str | None:
     target = record.get("target")
     if isinstance(target, list) and target:
         target = target[0]
-    if isinstance(target, (str, int, float)) and str(target).strip():
-        return str(target)
-    metadata = score.get("sample_metadata") or record.get("metadata") or {}
-    solution = metadata.get("solution") if isinstance(metadata, dict) else None
+    if target is not None:
+        gold = text_field(target, where, "target", numbers=True)
+        if gold.strip():
+            return gold
+    solution = metadata.get("solution")
     return last_boxed(solution) if isinstance(solution, str) else None
 
 
-def _verdict(score: dict[str, Any]) -> bool | None:
-    inner = score.get("score") if isinstance(score, dict) else None
+def _verdict(score: dict[str, Any], where: str) -> bool | None:
+    inner = score.get("score")
     values = inner.get("value") if isinstance(inner, dict) else None
     if not isinstance(values, dict) or not values:
         return None
-    name = inner.get("main_score_name") or next(iter(values))
-    value = values.get(name)
+    name = optional_text(inner.get("main_score_name"), where, "main_score_name")
+    value = values.get(name or next(iter(values)))
     if isinstance(value, bool):
         return value
-    return float(value) >= 0.5 if isinstance(value, (int, float)) else None
+    return value >= 0.5 if isinstance(value, int | float) else None

@@ -22,7 +22,6 @@ then its model arguments' ``tokenizer``, ``pretrained`` and ``model``.
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Iterator
@@ -34,10 +33,11 @@ from lm_eval_thinkbench.analyze.samples import (
     InputFormatError,
     Sample,
     Skipped,
-    parse_level,
+    level_field,
     subset_name,
+    text_field,
 )
-from lm_eval_thinkbench.datafiles import json_lines
+from lm_eval_thinkbench.datafiles import file_problem, parse_json, read_data, read_json_lines
 from lm_eval_thinkbench.math.extract import last_boxed
 from lm_eval_thinkbench.response import from_wire
 from lm_eval_thinkbench.tokens import DEFAULT_TOKENIZER, QwenTiktokenCounter
@@ -73,6 +73,10 @@ def find_files(folder: Path) -> list[Path]:
     """The newest samples file per (folder, task) below ``folder``."""
     newest: dict[tuple[Path, str], tuple[str, Path]] = {}
     for path in sorted(folder.rglob(SAMPLES_GLOB)):
+        problem = file_problem(path)
+        if problem is not None:  # a folder, a FIFO, a broken link: no run's samples
+            log.warning("skipping %s: %s", path, problem)
+            continue
         m = _NAME.fullmatch(path.name)
         task, stamp = (m.group("task"), m.group("stamp")) if m else (path.stem, "")
         key = (path.parent, task)
@@ -135,8 +139,8 @@ def run_config(samples_path: Path) -> dict[str, Any]:
     exact = [c for c in candidates if stamp and stamp in c.name]
     for results in exact or candidates[-1:]:
         try:
-            config = json.loads(results.read_text(encoding="utf-8")).get("config", {})
-        except (OSError, ValueError, AttributeError):
+            config = parse_json(read_data(results).decode("utf-8")).get("config", {})
+        except (ValueError, AttributeError):  # DatasetError and bad UTF-8 are ValueErrors
             continue
         if isinstance(config, dict):
             return config
@@ -172,13 +176,12 @@ def _responses(record: dict[str, Any]) -> int:
 
 
 def _records(path: Path) -> Iterator[tuple[int, dict[str, Any]]]:
-    with path.open(encoding="utf-8") as f:
-        for lineno, record in json_lines(f, path, InputFormatError):
-            if not is_samples_record(record):
-                raise InputFormatError(
-                    f"{path}:{lineno}: not an lm-eval sample record (needs 'doc' and 'resps')"
-                )
-            yield lineno, record
+    for lineno, record in read_json_lines(path, InputFormatError):
+        if not is_samples_record(record):
+            raise InputFormatError(
+                f"{path}:{lineno}: not an lm-eval sample record (needs 'doc' and 'resps')"
+            )
+        yield lineno, record
 
 
 def _samples(
@@ -200,10 +203,16 @@ def _samples(
     repeats = resps[0] if isinstance(resps, list) and resps else None
     if not isinstance(repeats, list):
         raise InputFormatError(f"{where}: 'resps' is not a list of response lists")
+    responses = [
+        from_wire(text_field(raw, where, f"resps[0][{k}]", null=True))
+        for k, raw in enumerate(repeats)
+    ]
     payloads = _payloads(record, len(repeats))
     verdicts = _logged_verdicts(record, payloads)
-    sample_id = _first(doc, _ID_KEYS) or str(record.get("doc_id"))
-    subset = subset_name(parse_level(doc.get("level")), task)
+    sample_id = _first(doc, _ID_KEYS) or text_field(
+        record.get("doc_id"), where, "doc_id", numbers=True
+    )
+    subset = subset_name(level_field(doc.get("level"), where, "doc.level"), task)
     max_gen_toks = _max_gen_toks(record)
     return [
         Sample(
@@ -214,13 +223,13 @@ def _samples(
             repeat=k,
             problem=problem,
             gold=gold,
-            response=from_wire(raw),
+            response=response,
             where=where,
             logged_correct=verdicts[k],
             tokenizers=_counted_with(payloads[k]) + run_tokenizers,
             max_gen_toks=max_gen_toks,
         )
-        for k, raw in enumerate(repeats)
+        for k, response in enumerate(responses)
     ]
 
 
@@ -261,7 +270,7 @@ def _payload(item: object) -> dict[str, Any]:
     if not isinstance(item, str) or not item.startswith("{"):
         return {}
     try:
-        payload = json.loads(item)
+        payload = parse_json(item)
     except ValueError:
         return {}
     return payload if isinstance(payload, dict) else {}

@@ -18,10 +18,14 @@ from typing import Any
 from lm_eval_thinkbench.analyze.samples import (
     InputFormatError,
     Sample,
-    parse_level,
+    level_field,
+    optional_text,
+    repeat_field,
     subset_name,
+    text_field,
+    wrong_type,
 )
-from lm_eval_thinkbench.datafiles import json_lines
+from lm_eval_thinkbench.datafiles import read_json_lines
 from lm_eval_thinkbench.response import ModelResponse
 
 REQUIRED = ("id", "problem", "gold")
@@ -36,11 +40,10 @@ def is_plain_record(record: object) -> bool:
 
 
 def read_file(path: Path, model: str | None = None) -> list[Sample]:
-    with path.open(encoding="utf-8") as f:
-        return [
-            _sample(record, path, model, f"{path}:{lineno}")
-            for lineno, record in json_lines(f, path, InputFormatError)
-        ]
+    return [
+        _sample(record, path, model, f"{path}:{lineno}")
+        for lineno, record in read_json_lines(path, InputFormatError)
+    ]
 
 
 def _sample(record: Any, path: Path, model: str | None, where: str) -> Sample:
@@ -49,29 +52,29 @@ def _sample(record: Any, path: Path, model: str | None, where: str) -> Sample:
             f"{where}: expected an object with {', '.join(REQUIRED)} and 'response' "
             "(or 'reasoning' + 'answer')"
         )
+    finish = optional_text(record.get("finish_reason"), where, "finish_reason")
     if "response" in record:
-        response = ModelResponse(content=_text(record["response"]))
+        content = text_field(record["response"], where, "response", null=True)
+        response = ModelResponse(content=content, finish_reason=finish)
     else:
-        reasoning = _text(record.get("reasoning"))
-        response = ModelResponse(content=_text(record.get("answer")), reasoning=reasoning)
-    finish = record.get("finish_reason")
-    if isinstance(finish, str):
-        response = ModelResponse(response.content, response.reasoning, finish)
-    task = str(record.get("task") or path.stem)
+        response = ModelResponse(
+            content=text_field(record.get("answer"), where, "answer", null=True),
+            reasoning=text_field(record.get("reasoning"), where, "reasoning", null=True),
+            finish_reason=finish,
+        )
+    task = optional_text(record.get("task"), where, "task") or path.stem
     correct = record.get("correct")
+    if correct is not None and not isinstance(correct, bool):
+        raise wrong_type(where, "correct", correct, "true, false or null")
     return Sample(
-        model=str(model or record.get("model") or path.stem),
+        model=model or optional_text(record.get("model"), where, "model") or path.stem,
         task=task,
-        subset=subset_name(parse_level(record.get("level")), task),
-        sample_id=str(record["id"]),
-        repeat=int(record.get("repeat") or 0),
-        problem=_text(record["problem"]),
-        gold=_text(record["gold"]),
+        subset=subset_name(level_field(record.get("level"), where), task),
+        sample_id=text_field(record["id"], where, "id", numbers=True),
+        repeat=repeat_field(record.get("repeat"), where, "repeat"),
+        problem=text_field(record["problem"], where, "problem", null=True),
+        gold=text_field(record["gold"], where, "gold", numbers=True, null=True),
         response=response,
         where=where,
-        logged_correct=correct if isinstance(correct, bool) else None,
+        logged_correct=correct,
     )
-
-
-def _text(value: object) -> str:
-    return "" if value is None else value if isinstance(value, str) else str(value)

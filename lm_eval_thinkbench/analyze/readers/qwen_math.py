@@ -22,7 +22,6 @@ then the folder above the prompt's, the task the data folder. Otherwise both are
 from __future__ import annotations
 
 import ast
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -30,11 +29,13 @@ from typing import Any
 from lm_eval_thinkbench.analyze.samples import (
     InputFormatError,
     Sample,
-    parse_level,
+    level_field,
     subset_name,
+    text_field,
+    wrong_type,
 )
-from lm_eval_thinkbench.datafiles import json_lines
-from lm_eval_thinkbench.response import ModelResponse
+from lm_eval_thinkbench.datafiles import parse_json, read_json_lines
+from lm_eval_thinkbench.response import ModelResponse, utf8_safe
 
 REQUIRED = ("idx", "question", "gt", "code")
 #: The scripts' output file name: ``{split}_{prompt_type}_{num_test}_seed{seed}_t{temperature}
@@ -50,9 +51,8 @@ def read_file(path: Path, model: str | None = None) -> list[Sample]:
     """Every response in one output file of the Qwen2.5-Math evaluation scripts."""
     model_name, task = names(path)
     samples: list[Sample] = []
-    with path.open(encoding="utf-8") as f:
-        for lineno, record in json_lines(f, path, InputFormatError):
-            samples.extend(_samples(record, model or model_name, task, f"{path}:{lineno}"))
+    for lineno, record in read_json_lines(path, InputFormatError):
+        samples.extend(_samples(record, model or model_name, task, f"{path}:{lineno}"))
     return samples
 
 
@@ -70,22 +70,28 @@ def _samples(record: Any, model: str, task: str, where: str) -> list[Sample]:
         raise InputFormatError(
             f"{where}: not a Qwen2.5-Math evaluation record (needs {', '.join(REQUIRED)})"
         )
-    responses = _list(record["code"], where, "code")
+    responses = [
+        utf8_safe(text_field(text, where, f"code[{k}]", null=True))
+        for k, text in enumerate(_list(record["code"], where, "code"))
+    ]
     scores = _list(record["score"], where, "score") if "score" in record else []
     verdicts = [s if isinstance(s, bool) else None for s in scores]
     if len(verdicts) != len(responses):  # a score per response, or none is usable
         verdicts = [None] * len(responses)
-    gold = _gold(record)
+    gold = _gold(record, where)
+    subset = subset_name(level_field(record.get("level"), where), task)
+    sample_id = text_field(record["idx"], where, "idx", numbers=True)
+    problem = text_field(record["question"], where, "question", null=True)
     return [
         Sample(
             model=model,
             task=task,
-            subset=subset_name(parse_level(record.get("level")), task),
-            sample_id=str(record["idx"]),
+            subset=subset,
+            sample_id=sample_id,
             repeat=k,
-            problem=str(record["question"]),
+            problem=problem,
             gold=gold,
-            response=ModelResponse(content="" if text is None else str(text)),
+            response=ModelResponse(content=text),
             where=where,
             logged_correct=verdicts[k],
         )
@@ -93,17 +99,18 @@ def _samples(record: Any, model: str, task: str, where: str) -> list[Sample]:
     ]
 
 
-def _gold(record: dict[str, Any]) -> str:
+def _gold(record: dict[str, Any], where: str) -> str:
     """The dataset's own final answer when the record kept it (``answer`` as a LaTeX string, as
     MATH, AIME and most sets give it; not GSM8K's worked ``#### answer``), else ``gt``; empty
-    when neither is usable (``--gold`` can still supply it)."""
+    when neither is usable (``--gold`` can still supply it). An ``answer`` that is not a string
+    (AMC's floats) is not used: ``gt`` holds it as the scripts compared it."""
     answer = record.get("answer")
     if isinstance(answer, str) and answer.strip() and "####" not in answer:
         return answer
     gt = record["gt"]
-    if isinstance(gt, list) and len(gt) == 1:
-        gt = gt[0]
-    return str(gt) if isinstance(gt, (str, int, float)) and not isinstance(gt, bool) else ""
+    if isinstance(gt, list):  # the scripts' list of answers: usable when there is one
+        return text_field(gt[0], where, "gt[0]", numbers=True, null=True) if len(gt) == 1 else ""
+    return text_field(gt, where, "gt", numbers=True, null=True)
 
 
 def _list(value: object, where: str, field: str) -> list[Any]:
@@ -112,7 +119,7 @@ def _list(value: object, where: str, field: str) -> list[Any]:
     if isinstance(value, list):
         return value
     if isinstance(value, str):
-        for parse in (json.loads, ast.literal_eval):
+        for parse in (parse_json, ast.literal_eval):
             try:
                 parsed = parse(value)
             except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -122,4 +129,4 @@ def _list(value: object, where: str, field: str) -> list[Any]:
         return [value]
     if value is None or isinstance(value, (bool, int, float)):
         return [value]
-    raise InputFormatError(f"{where}: '{field}' is neither a list nor a string")
+    raise wrong_type(where, field, value, "an array or a string")
