@@ -117,7 +117,7 @@ _ASKS = re.compile(
     r"(?i)\?|\b(?:find|compute|determine|calculate|evaluate|simplify|solve|express|enter|give"
     r"|what|which|how\s+many|how\s+much|write|convert|rationalize|factor|expand)\b"
 )
-_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z$\\])|\n\s*\n")
+_SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z$\\])|(?<=[.?!]\$)\s+(?=[A-Z])|\n\s*\n")
 _RELATION = re.compile(r"=|<|>|\\[lg]eq?\b|\\neq?\b|\\in\b|≤|≥")
 
 
@@ -155,6 +155,26 @@ def content_words(name: str) -> frozenset[str]:
             continue
         words.add(_stem(w))
     return frozenset(words)
+
+
+#: Modifiers that pick one thing out of several of the same kind.
+_ORDINALS = frozenset(
+    [
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "fifth",
+        "last",
+        "final",
+        "next",
+        "previous",
+        "initial",
+        "remaining",
+        "non-zero",
+        "nonzero",
+    ]
+)
 
 
 def head_word(name: str) -> str | None:
@@ -235,6 +255,11 @@ _GENERIC_WORDS = [
     "tuple",
     "pair",
     "simplified",
+    "decimal",
+    "base",
+    "binary",
+    "octal",
+    "notation",
 ]
 GENERIC = frozenset(map(_stem, _GENERIC_WORDS))
 
@@ -252,15 +277,18 @@ def _is_math_name(name: str) -> bool:
 
 @dataclass(frozen=True)
 class Asked:
-    """The asked quantity's names: math keys and word sets, aliases included."""
+    """The asked quantity's names: math keys and word sets, aliases included; ``direct`` are
+    the formulas the question itself names."""
 
     math: frozenset[str]
     words: tuple[frozenset[str], ...]
+    direct: frozenset[str] = frozenset()
 
     def matches(self, name: str) -> bool:
         """Whether ``name`` names the asked quantity: as an asked formula, or in words whose
         head noun is an asked word ("total miles walked" for "the fewest number of miles")
-        or that are all asked words."""
+        or that are all asked words; an ordinal the asked name has must be there too ("a
+        remainder" is not "the last non-zero remainder")."""
         key = name_key(name)
         if key in self.math:
             return True
@@ -271,7 +299,9 @@ class Asked:
             return False
         head = head_word(name)
         return any(
-            specific <= asked or (head is not None and head in asked) for asked in self.words
+            specific <= asked
+            or (head is not None and head in asked and asked & _ORDINALS <= specific)
+            for asked in self.words
         )
 
     def generic_only(self, name: str) -> bool:
@@ -283,13 +313,14 @@ class Asked:
 
     def is_part(self, name: str) -> bool:
         """Whether ``name`` is a proper part of an asked expression (an intermediate), or an
-        expression of an asked variable (``2y`` when y is asked: its value is not y's)."""
+        expression of a variable the question asks for (``2y`` when it asks for y: its value
+        is not y's; an alias found in the trace may be mistaken, so only the question's)."""
         key = name_key(name)
         if not key or key in self.math or not _is_math_name(name):
             return False
         if any(len(key) < len(m) and _part_of(key, m) for m in self.math):
             return True
-        variables = {m for m in self.math if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", m)}
+        variables = {m for m in self.direct if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", m)}
         return any(
             _part_of(v, key) or re.search(rf"\d{re.escape(v)}(?!\w)", key) for v in variables
         )
@@ -408,18 +439,19 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
     sentences = [s for s in _SENTENCE.split(text) if s.strip()]
     for sentence in [s for s in sentences if _ASKS.search(s)][-2:] or sentences[-1:]:
         verbs = list(_ASK_VERB.finditer(sentence))
-        verb = verbs[-1] if verbs else None  # the last: "If ..., then what is $t(g(16))$?"
-        at = verb.end() if verb else 0
-        for span in math_spans(sentence):
-            if span.start < at:
-                continue
-            between = sentence[at : span.start]
-            if not _ASK_FILLER.match(between) or sentence[span.end : span.end + 1] == "-":
-                break  # past the asked formula, or "$x$-value": a word, not a formula
-            inner = sentence[span.inner_start : span.inner_end].strip().rstrip(".,;:")
-            if inner and not _RELATION.search(inner) and len(inner) <= 80:
-                math.add(name_key(inner))
-            at = span.end
+        for verb in verbs:  # "If ..., then what is $t(g(16))$?"; "... find all integers $n$"
+            at = verb.end()
+            for span in math_spans(sentence):
+                if span.start < at:
+                    continue
+                between = sentence[at : span.start]
+                if not _ASK_FILLER.match(between) or sentence[span.end : span.end + 1] == "-":
+                    break  # past the asked formula, or "$x$-value": a word, not a formula
+                inner = sentence[span.inner_start : span.inner_end].strip().rstrip(".,;:")
+                if inner and not _RELATION.search(inner) and len(inner) <= 80:
+                    math.add(name_key(inner))
+                at = span.end
+        verb = verbs[-1] if verbs else None
         for m in _SOLVE_FOR.finditer(sentence):  # "Solve the following equation for $x$"
             math.add(name_key(m.group("var")))
         phrase = sentence[verb.end() :] if verb else sentence
@@ -467,6 +499,7 @@ def asked_names(
     problem_key = name_key(problem) if problem else ""
     if problem:
         math, words = question_names(problem)
+    direct = frozenset(math)
     named = [
         claim.names[:1] + tuple(n for n in claim.names[-1:] if _is_math_name(n)) for claim in final
     ]
@@ -476,7 +509,8 @@ def asked_names(
             key = name_key(name)
             if key in free:
                 continue  # "x" of "f(x) = ...": the problem's variable, not what it asks
-            if _has_letter(name) or (len(key) >= 3 and key in problem_key):
+            written = len(key) >= 3 and key in problem_key and re.search(r"[-+*/^\\(]", key)
+            if _has_letter(name) or written:
                 math.add(key)
         else:
             found = content_words(noun_phrase(name)) - GENERIC
@@ -484,13 +518,13 @@ def asked_names(
                 words.append(found)
             if not found & EXTREMUM:  # "the maximum value of f(x, y)": f is not asked
                 math.update({name_key(p) for p in _math_parts(name)} - free)
-    asked = Asked(frozenset(math), tuple(words))
+    asked = Asked(frozenset(math), tuple(words), direct)
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
     for group in (tuple(g) for g in aliases if len(g) <= 3):
         if not any(asked.matches(n) for n in group):
             continue
-        new_math |= {name_key(n) for n in group if _is_math_name(n)} - free
+        new_math |= {name_key(n) for n in group if _SYMBOL.fullmatch(name_key(n))} - free
         if len(group) == 2 and not any(_is_math_name(n) for n in group):
             phrases = [noun_phrase(n) for n in group]
             new_words |= {
@@ -498,7 +532,8 @@ def asked_names(
                 for n in phrases
                 if re.match(r"(?i)the\s", n) and len(n.split()) <= 4 and (found := _noun_words(n))
             }
-    return Asked(asked.math | new_math, (*asked.words, *(new_words - set(asked.words))))
+    words_all = (*asked.words, *(new_words - set(asked.words)))
+    return Asked(asked.math | new_math, words_all, direct)
 
 
 #: A question whose task is to rewrite a given formula ("Simplify ...", "Express $555_{10}$ in
@@ -514,6 +549,13 @@ _FORM_TASK = re.compile(
 def form_task(problem: str | None) -> bool:
     """Whether the problem asks to rewrite a formula it gives (see ``_FORM_TASK``)."""
     return bool(problem) and bool(_FORM_TASK.search(problem))
+
+
+#: A name that aliases the asked quantity: a symbol (``b``, ``a_1``, ``\\theta``) or a symbol
+#: applied to arguments (``g(6)``, ``f^{-1}(2)``), never an expression like ``x + 3``.
+_SYMBOL = re.compile(
+    r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w+\}?|\^\{-1\})?(?:\([^()]*(?:\([^()]*\)[^()]*)*\))?"
+)
 
 
 def problem_variables(problem: str) -> set[str]:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 # ----- math spans -------------------------------------------------------------------------------
 
@@ -122,7 +123,9 @@ _HEDGES = re.compile(r"(?i)could|might|can\b")
 
 # ----- sentences --------------------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"[.!?]+(?=\s|$)|\n")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
+#: A "!" after a digit or bracket is a factorial (``5! \\times 2``), not a sentence end.
+_SENTENCE_END = re.compile(r"[.?]+(?=\s|$)|(?<![\d)!])!+(?=\s|$)|\n")
 
 #: Words that open a hypothesis, a trial or a check: what the sentence computes is not yet
 #: adopted. Matched at the start of a sentence (after discourse words) or anywhere for the
@@ -150,7 +153,8 @@ _NEGATION = re.compile(r"(?i)\b(?:not|isn't|aren't|wasn't|cannot|can't|never|no\
 
 #: Discourse words stripped from the front of a subject.
 _LEAD = re.compile(
-    r"(?i)^(?:[^\w\\]|\b(?:so|thus|therefore|hence|then|now|and|also|okay|ok|well|yes|no|here"
+    r"(?i)^(?:[^\w\\]|\b(?:so|thus|therefore|hence|then|now|and|also|okay|ok|well|yes|no|here|both"
+    r"|all|each|only"
     r"|finally|again|indeed|clearly|first|next|similarly|putting\s+it\s+all\s+together"
     r"|in\s+conclusion|in\s+summary|this\s+means|which\s+means|that\s+means|it\s+seems|seems"
     r"|so\s+that|we\s+have|i\s+have|we\s+get|i\s+get|we\s+find|i\s+find|we\s+know|i\s+know"
@@ -213,30 +217,36 @@ class Reading:
 
 @dataclass
 class _State:
-    """What carries from clause to clause: a subject left open ("the area is:"), and the
-    previous clause's subject, which a pronoun refers to ("3/4 of the cake is left, that is
-    0.75"; "..., which is 5^1. That's just 5")."""
+    """What carries from clause to clause: a subject left open ("the area is:"), the previous
+    clause's subject, which a pronoun refers to ("3/4 of the cake is left, that is 0.75";
+    "..., which is 5^1. That's just 5"), and the last chain's subject, which a line that
+    opens with "=" continues."""
 
     pending: str | None = None
     previous: str | None = None
+    subject: str | None = None
     joins: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
     claims: list[Claim] = field(default_factory=list)
     aliases: list[tuple[str, ...]] = field(default_factory=list)
 
 
-def read(text: str, joins: frozenset[str] = frozenset()) -> Reading:
+def read(
+    text: str, joins: frozenset[str] = frozenset(), words: frozenset[str] = frozenset()
+) -> Reading:
     """Every chain of ``text``, in order of position.
 
     ``joins`` are math relations that do not split a term here (``,`` and ``\\pm`` when the
-    gold is a list like ``3, 5, 7`` or ``1 \\pm \\sqrt{19}``)."""
+    gold is a list like ``3, 5, 7`` or ``1 \\pm \\sqrt{19}``). ``words`` are words that are
+    values here ("ellipse" when the gold is ``\\text{ellipse}``: "this must be an ellipse")."""
     spans = math_spans(text)
-    state = _State(joins=joins)
+    state = _State(joins=joins, words=words)
     at = 0
     last_end = 0
     for start, end in _sentences(text, spans):
-        if "\n\n" in text[last_end:start] or re.search(r"\n\s*\n", text[last_end:start]):
+        if _BLANK_LINE.search(text, last_end, start + 1):
             state.previous = None  # a new paragraph: pronouns do not reach back
-        last_end = end
+        last_end = len(text[:end].rstrip())
         while at < len(spans) and spans[at].end <= start:
             at += 1
         inside = []
@@ -284,13 +294,15 @@ def _tokens(
 def _prose_tokens(text: str, start: int, end: int, toks: list[_Tok]) -> None:
     """Links and breaks of a prose stretch; what lies between them is a term. Commas inside
     brackets (``(16/49, 48/49, 24/49)``, ``[-18, -49, 96]``) belong to the term."""
-    at = start
+    at = scanned = start
+    depth = 0
     for m in _PROSE.finditer(text, start, end):
         brk = m.group("brk")
-        if brk == "," and (
-            _inside_brackets(text, start, m.start()) or _CONTINUES.match(text, m.end())
-        ):
-            continue
+        if brk == ",":
+            depth = _bracket_depth(text, scanned, m.start(), depth)
+            scanned = m.start()
+            if depth > 0 or _CONTINUES.match(text, m.end()):
+                continue
         _term(text, at, m.start(), False, toks)
         if m.group("link"):
             word = " ".join(m.group("link").lower().split())
@@ -304,15 +316,14 @@ def _prose_tokens(text: str, start: int, end: int, toks: list[_Tok]) -> None:
     _term(text, at, end, False, toks)
 
 
-def _inside_brackets(text: str, start: int, at: int) -> bool:
-    """Whether ``at`` is inside an open ``(`` or ``[`` of ``text[start:at]``."""
-    depth = 0
+def _bracket_depth(text: str, start: int, at: int, depth: int) -> int:
+    """The ``(``/``[`` nesting at ``at``, given ``depth`` at ``start``."""
     for ch in text[start:at]:
         if ch in "([":
             depth += 1
         elif ch in ")]" and depth:
             depth -= 1
-    return depth > 0
+    return depth
 
 
 def _math_tokens(text: str, span: MathSpan, toks: list[_Tok], joins: frozenset[str]) -> None:
@@ -391,7 +402,7 @@ _VALUE_WORD = re.compile(
     r"|csc|log|ln|exp|mod|arcsin|arccos|arctan)$"
 )
 _VALUE_CHARS = re.compile(r"[\d√π∞^*/+\-−×÷·()\[\]{}|!²³\\]")
-_TRAILING = re.compile(r"(?:\s*(?:[.,;:!?]|\\[,;!.]|\\quad|\\qquad))+$")
+_TRAILING = re.compile(r"(?:\s*(?:[.,;:?]|(?<![\d)!])!|\\[,;!.]|\\quad|\\qquad))+$")
 _MODULUS = re.compile(
     r"\s*(?:\\pmod\s*\{[^{}]*\}|\(\s*\\?(?:mod|bmod|text\{mod\})\s*[^()]*\)|\\bmod\s*\S+"
     r"|\\mod\s*\S+|\bmod\s+\S+)\s*$"
@@ -479,16 +490,7 @@ _PLURAL_SUBJECT = re.compile(
 
 def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state: _State) -> None:
     toks = _tokens(text, start, end, spans, state.joins)
-    sentence = text[start:end].strip()
-    flags: set[str] = set()
-    if sentence.endswith("?"):
-        flags.add("question")
-    if _HYPOTHESIS_START.match(sentence):
-        flags.add("hypothesis")
-    if _CHECK_ANYWHERE.search(sentence):
-        flags.add("check")
-    if _OPTION_WORDS.search(sentence):
-        flags.add("option")
+    flags = sentence_flags(text[start:end])
     first = len(state.claims)
     clause: list[_Tok] = []
     clause_flags: set[str] = set()
@@ -532,6 +534,27 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
             if not text[last.end : tok.start].strip() and not text[tok.end : end].strip():
                 state.claims[-1] = _with(last, "header")  # "n = 4:" opens a trial
     _mark_lists(state, first, segments)
+
+
+def sentence_flags(sentence: str) -> set[str]:
+    """What a whole sentence says about the values in it: "question", "hypothesis" (it opens
+    with "if", "suppose", "let's try", ...), "check", "option" (maybe, perhaps, not sure)."""
+    sentence = sentence.strip()
+    flags: set[str] = set()
+    if sentence.endswith("?"):
+        flags.add("question")
+    if _HYPOTHESIS_START.match(sentence):
+        flags.add("hypothesis")
+    if _CHECK_ANYWHERE.search(sentence):
+        flags.add("check")
+    if _OPTION_WORDS.search(sentence):
+        flags.add("option")
+    return flags
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """The sentence spans of ``text`` as :func:`read` cuts them."""
+    return list(_sentences(text, math_spans(text)))
 
 
 def _with(claim: Claim, flag: str) -> Claim:
@@ -615,6 +638,12 @@ def _chain(
         if len(terms) == 1:
             state.pending = _subject(text, terms[0])
         return
+    if clause[0].kind == "link" and clause[0].what == "eq":
+        # "= 2 \times 14400" on its own line goes on with the chain before it
+        value = _value(text, terms[-1], state.words)
+        if value:
+            _add(text, state, terms[-1:], value, flags, sentence, pending or state.subject, None)
+        return
     if len(terms) == 1 and not links:
         term = terms[0]
         if re.fullmatch(r"(?i)\W*(?:the\s+)?(?:final\s+)?answer\W*", text[term.start : term.end]):
@@ -638,7 +667,7 @@ def _chain(
                 )
             )
             return
-        value = _value(text, term)
+        value = _value(text, term, state.words)
         if not value or not (pending is not None or _alone(text, term, sentence)):
             _mentions(text, term, flags, sentence, state)
             return
@@ -647,7 +676,7 @@ def _chain(
         return
     value_at, value = None, None
     for i in range(len(terms) - 1, 0, -1):
-        value = _value(text, terms[i])
+        value = _value(text, terms[i], state.words)
         if value:
             value_at = i
             break
@@ -707,8 +736,8 @@ def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
 
 #: A number with its unit in prose: "$10 more", "36 miles", "4 beakers".
 _MENTION = re.compile(
-    r"(?<![\w.$\\])(?P<dollar>\$)?(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
-    r"\s*(?P<unit>[A-Za-z]{3,})(?:\s+(?P<next>[A-Za-z]{3,}))?"
+    r"(?<![\w.$\\^_])(?P<dollar>\$)?(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
+    r"\s*(?P<unit>[A-Za-z]{2,}s|more|fewer|less)\b(?:\s+(?P<next>[A-Za-z]{3,}))?"
 )
 
 
@@ -717,7 +746,8 @@ def _mentions(
 ) -> None:
     """Numbers stated with their unit in a clause with no link ("So, Pam pays $10 more than
     Susan"): named by the unit ("number of more", "number of dollars"), to be compared with
-    what the question counts ("How many more dollars ...")."""
+    what the question counts ("How many more dollars ..."). A unit is a plural word or
+    "more"/"fewer"/"less" ("4 beakers", "6 days"; not "4 again")."""
     for start, end, is_math in term.pieces:
         if is_math:
             continue
@@ -800,7 +830,11 @@ def _add(
         start = head if head >= 0 else terms[0].start
     boxed = _BOXED.search(text, value_tok.start, value_tok.end)
     cleaned = _unbox(value_text)
-    start, end = _widen(text, start, value_tok.end if boxed else value_start + len(value_text))
+    end = value_tok.end if boxed else value_start + len(value_text)
+    if start >= end:  # a reversed chain ("30 degrees is the smallest angle"): quote it whole
+        start, end = value_start, max(t.end for t in terms)
+    start, end = _widen(text, start, end)
+    state.subject = names[0] if names else state.subject
     state.claims.append(
         Claim(
             start=start,
@@ -840,7 +874,9 @@ def _unbox(value: str) -> str:
     return _clean(value[m.end() : i - 1]) if depth == 0 else value
 
 
-def _value(text: str, term: _Tok) -> tuple[int, str, str | None] | None:
+def _value(
+    text: str, term: _Tok, words: frozenset[str] = frozenset()
+) -> tuple[int, str, str | None] | None:
     """The value a term states, as ``(start, text, unit)``, or None when it states none.
 
     A term that starts with math states that math, less units, a modulus and trailing
@@ -854,11 +890,14 @@ def _value(text: str, term: _Tok) -> tuple[int, str, str | None] | None:
             return None
         return start + max(text.find(value, start, end) - start, 0), value, None
     raw = text[start:end]
-    words = list(re.finditer(r"\S+", raw))
+    named = re.match(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)", raw)
+    if named and named.group(1).lower() in words:  # "an ellipse" when the gold is a word
+        return start + named.start(1), f"\\text{{{named.group(1)}}}", None
+    tokens = list(re.finditer(r"\S+", raw))
     kept_end = None
     open_operator = False  # "2 times" ends in an operator: not yet a value
-    for i, w in enumerate(words):
-        core = w.group().strip(".,;:!?")
+    for i, w in enumerate(tokens):
+        core = w.group().strip(".,;:?").rstrip("!") or w.group()
         is_value = bool(_VALUE_WORD.match(core) or _VALUE_CHARS.search(core))
         if core.lower() in _OPERATOR_WORDS and kept_end is not None:
             if core.lower() in ("squared", "cubed"):
@@ -868,8 +907,8 @@ def _value(text: str, term: _Tok) -> tuple[int, str, str | None] | None:
             continue
         if re.fullmatch(r"[A-Za-z]{2,}", core) and not _VALUE_WORD.match(core):
             is_value = False
-        if len(core) == 1 and core.isalpha() and i + 1 < len(words):
-            following = words[i + 1].group().strip(".,;:!?")
+        if len(core) == 1 and core.isalpha() and i + 1 < len(tokens):
+            following = tokens[i + 1].group().strip(".,;:!?")
             if re.fullmatch(r"[A-Za-z]{2,}", following) and not _VALUE_WORD.match(following):
                 is_value = False  # "a total of 11", "I think"
         if not is_value:
@@ -887,6 +926,7 @@ def _value(text: str, term: _Tok) -> tuple[int, str, str | None] | None:
     return start + max(at, 0), value, unit.group(1) if unit else None
 
 
+@lru_cache(maxsize=8192)
 def _clean(value: str) -> str:
     """A value or name without delimiters, trailing punctuation, a modulus (``\\pmod{11}``) or
     a unit after it (``16\\text{ cm}``; a ``\\text{..}`` that is the whole value stays)."""

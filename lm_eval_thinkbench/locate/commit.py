@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from math import gcd
 
 from lm_eval_thinkbench.locate.asked import (
@@ -44,14 +44,25 @@ from lm_eval_thinkbench.locate.asked import (
     form_task,
     goal_names,
     name_key,
+    problem_variables,
 )
-from lm_eval_thinkbench.locate.claims import Claim, Reading, pending_operation, read
+from lm_eval_thinkbench.locate.claims import (
+    Claim,
+    Reading,
+    pending_operation,
+    read,
+    sentence_flags,
+    sentences,
+)
+from lm_eval_thinkbench.locate.intervals import interval_statements
+from lm_eval_thinkbench.locate.screen import surely_unequal
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import split_separator, step_index_at
 
 #: Flags of a claim that doubts a value: between a result and its adoption, the model was
 #: not yet sure of it ("2(n + 7) - (2n + 1) = 13", then "the possible values are 1 and 13").
-_DOUBT = frozenset(("question", "option", "list"))
+#: A question ("So 6 days not working?") only asks itself to check.
+_DOUBT = frozenset(("option", "list"))
 #: Flags that make a claim no commitment.
 _REJECT = frozenset(
     ("question", "hypothesis", "premise", "check", "option", "list", "header", "negated")
@@ -105,14 +116,25 @@ def first_commitment(
 ) -> Found:
     """The first claim of ``reasoning`` that commits to ``gold`` (see the module docstring)."""
     joins = gold_joins(gold)
-    reading = read(reasoning, joins)
-    answer_reading = read(answer, joins) if answer and answer.strip() else None
+    words = frozenset(w.lower() for w in _TEXT_GOLD.findall(gold))
+    reading = read(reasoning, joins, words)
+    answer_reading = read(answer, joins, words) if answer and answer.strip() else None
     final = final_claims(answer_reading) if answer_reading else []
     final = final or final_claims(reading)
     aliases = reading.aliases + (answer_reading.aliases if answer_reading else [])
     asked = asked_names(problem, final, aliases, goal_names(reasoning))
-    candidates = _candidates(reasoning, reading, asked, gold, problem)
+    claims = sorted(
+        [
+            *reading.claims,
+            *(_listed(reading.claims) if "," in joins else ()),
+            *_tuples(reading.claims, asked, reasoning),
+            *(_intervals(reasoning) if _INTERVAL_GOLD.search(gold) else ()),
+        ],
+        key=lambda c: (c.start, c.end),
+    )
+    candidates = _candidates(reasoning, claims, asked, gold, problem)
     doubts = [(c.start, name_key(c.value)) for c in reading.claims if c.flags & _DOUBT]
+    free = frozenset(problem_variables(problem) - asked.math) if problem else frozenset()
     return _first_equal(
         candidates,
         gold,
@@ -120,6 +142,7 @@ def first_commitment(
         integer_gold=_collides(gold),
         rewrite=form_task(problem),
         doubts=doubts,
+        free=free,
     )
 
 
@@ -156,6 +179,82 @@ def _collides(gold: str) -> bool:
     return bool(re.fullmatch(r"-?\d+", plain))
 
 
+#: A gold that is a word (``\\text{ellipse}``): the word is a value in the trace.
+_TEXT_GOLD = re.compile(r"\\text\s*\{\s*([A-Za-z][A-Za-z-]+)\s*\}")
+#: A gold that is an interval or a union of them.
+_INTERVAL_GOLD = re.compile(
+    r"\\cup|\\infty|^\s*(?:[a-z]\s*\\in\s*)?(?:\\left)?[(\[].*,.*(?:\\right)?[)\]]\s*$"
+)
+_DOUBTFUL = frozenset(("question", "hypothesis", "check", "premise", "negated"))
+
+
+def _listed(claims: Sequence[Claim]) -> list[Claim]:
+    """For a gold that is a list (``1,-2``): the values a sentence lists for one name ("n = 1
+    or n = -2"; "the solutions are 1 and -2"), read as one list value."""
+    groups: dict[tuple[tuple[int, int], str], list[Claim]] = {}
+    for claim in claims:
+        if claim.flags & {"list", "option"} and not claim.flags & _DOUBTFUL and claim.names:
+            groups.setdefault((claim.sentence, name_key(claim.names[0])), []).append(claim)
+    out = []
+    for group in groups.values():
+        values = list(dict.fromkeys(c.value for c in group))
+        if len(values) > 1:
+            first, last = group[0], group[-1]
+            flags = first.flags - {"list", "option"} | {"composed"}
+            out.append(replace(first, end=last.end, value=", ".join(values), flags=flags))
+    return out
+
+
+def _tuples(claims: Sequence[Claim], asked: Asked, reasoning: str) -> list[Claim]:
+    """For a question that asks for a tuple of its symbols ("Enter the ordered pair $(m,b)$"):
+    one paragraph that gives each symbol its value ("m = 3/2 and b = -13") states the tuple."""
+    shapes = [m.group(1).split(",") for k in asked.math if (m := _SYMBOL_TUPLE.fullmatch(k))]
+    if not shapes:
+        return []
+    paragraphs = split_separator(reasoning)
+    by_paragraph: dict[int | None, dict[str, Claim]] = {}
+    for claim in claims:
+        if claim.names and not claim.flags & _REJECT:
+            found = by_paragraph.setdefault(step_index_at(paragraphs, claim.start), {})
+            found.setdefault(name_key(claim.names[0]), claim)
+    out = []
+    for symbols in shapes:
+        for found in by_paragraph.values():
+            if all(s in found for s in symbols):
+                parts = [found[s] for s in symbols]
+                start, end = min(c.start for c in parts), max(c.end for c in parts)
+                value = "(" + ", ".join(c.value for c in parts) + ")"
+                names = ("(" + ",".join(symbols) + ")",)
+                out.append(replace(parts[0], start=start, end=end, value=value, names=names))
+    return out
+
+
+_SYMBOL_TUPLE = re.compile(r"\(((?:[A-Za-z],)+[A-Za-z])\)")
+
+
+def _intervals(reasoning: str) -> list[Claim]:
+    """For an interval gold: the solution sets that sentences state as inequalities."""
+    out = []
+    for start, end in sentences(reasoning):
+        text = reasoning[start:end]
+        for value in interval_statements(text):
+            begin = start + len(text) - len(text.lstrip())
+            flags = frozenset(sentence_flags(text) | {"interval"})
+            out.append(
+                Claim(
+                    begin,
+                    len(reasoning[:end].rstrip()),
+                    begin,
+                    value,
+                    (),
+                    None,
+                    flags,
+                    (start, end),
+                )
+            )
+    return out
+
+
 def final_claims(reading: Reading) -> list[Claim]:
     """The claims that give the final answer: every boxed claim, and for each the claim just
     before it with the same value ("x = 3" then "the answer is \\(\\boxed{3}\\)"); none when
@@ -173,7 +272,7 @@ def final_claims(reading: Reading) -> list[Claim]:
 
 
 def _candidates(
-    reasoning: str, reading: Reading, asked: Asked, gold: str, problem: str | None
+    reasoning: str, claims: Sequence[Claim], asked: Asked, gold: str, problem: str | None
 ) -> list[_Candidate]:
     """The claims that could commit, each with its kind and the value to grade."""
     paragraphs = split_separator(reasoning)
@@ -185,7 +284,7 @@ def _candidates(
     column = _COLUMN.fullmatch(gold.strip())
     rows = len(re.split(r"\\\\", column.group(1))) if column else 0
     out: list[_Candidate] = []
-    for claim in reading.claims:
+    for claim in claims:
         flags = claim.flags
         if flags & _REJECT or ("approx" in flags and not gold_decimal):
             continue
@@ -300,6 +399,7 @@ def _first_equal(
     integer_gold: bool,
     rewrite: bool,
     doubts: Sequence[tuple[int, str]],
+    free: frozenset[str],
 ) -> Found:
     """Walk the candidates in order, grading lazily. An open claim equal to the gold is a
     result at once when the problem asks to rewrite a formula (it is in the gold's form, which
@@ -312,7 +412,14 @@ def _first_equal(
         nonlocal graded, timeouts
         value = candidates[i].value
         if value not in verdicts:
-            batch = list(dict.fromkeys(c.value for c in candidates[i:] if c.value not in verdicts))
+            batch = []
+            for c in candidates[i:]:
+                if c.value not in verdicts and surely_unequal(gold, c.value):
+                    verdicts[c.value] = False  # plainly another number: no worker call
+                elif c.value not in verdicts and c.value not in batch:
+                    batch.append(c.value)
+            if value in verdicts:
+                return verdicts[value]
             match = grader.first_equivalent(gold, batch)
             graded += len(batch) if match.index is None else match.index + 1
             timeouts += match.timeouts
@@ -329,7 +436,8 @@ def _first_equal(
             continue
         if candidate.kind != "open":
             return Found(candidate.claim, candidate.kind, graded, timeouts)
-        if rewrite or not (integer_gold or named_in_words(candidate.claim)):
+        by_variable = any(name_key(n) in free for n in candidate.claim.names)
+        if rewrite or not (integer_gold or by_variable or named_in_words(candidate.claim)):
             return Found(candidate.claim, "result", graded, timeouts)
         adopter = next(
             (j for j in range(i + 1, len(candidates)) if candidates[j].kind != "open"), None
@@ -343,7 +451,7 @@ def _first_equal(
         start, stop = candidate.claim.start, candidates[adopter].claim.start
         if any(start < at < stop and k == key for at, k in doubts):
             continue
-        if any(name_key(c.value) != key for c in candidates[i + 1 : adopter]):
+        if not named and any(name_key(c.value) != key for c in candidates[i + 1 : adopter]):
             continue  # the model computed something else before adopting: not its result
         if equal(adopter):
             return Found(candidate.claim, "adopted", graded, timeouts)
