@@ -2,27 +2,41 @@
 
 Grading is the hot path and the riskiest one: a model can write ``\\boxed{5^{5^{5^{5^5}}}}`` and
 sympy will grind on it for minutes inside C big-integer code that no signal interrupts. So every
-symbolic check runs in a :class:`pebble.ProcessPool` worker that is killed (and replaced by
-pebble) when it overruns, while the cheap parts stay in the parent:
+symbolic check runs in a :class:`pebble.ProcessPool` worker that dies when it overruns (pebble
+replaces it), while the cheap parts stay in the parent:
 
 1. input validation (non-strings, empty, longer than :data:`.verify.MAX_ANSWER_CHARS`,
    unbalanced braces): not equivalent, status ``"error"``, no IPC;
 2. the normalised fast path (:func:`.verify.normalize`): equal forms are equivalent, status
    ``"fast"``, no IPC and no math-verify import;
-3. an LRU cache of verdicts per (gold, candidate), keyed by normalised forms (and the
+3. the screen (:func:`.screen.surely_different`): values that plainly differ (most of a long
+   trace's wrong attempts) are not equivalent, status ``"fast"``, no IPC;
+4. an LRU cache of verdicts per (gold, candidate), keyed by normalised forms (and the
    normalised forms of their :mod:`.rewrite` rewrites, where a rewrite changes them):
    ``"cached"``;
-4. one worker call that checks the remaining candidates in order (``.verify.first_equivalent``).
+5. one worker call that checks the remaining candidates in order (``.verify.first_equivalent``).
 
-Deadlines are per candidate, not per call. The worker reports which input it is working on
-through a small per-call progress file; the parent watches it and cancels the call (pebble
-then kills the worker) once one candidate has run for ``deadline`` seconds. Everything before
-that candidate was checked and is not equivalent; the stuck candidate counts as not equivalent
-and is cached as such, because the same input will run out of time again (the blow-ups are
-deterministic, e.g. a power tower of exponents); the candidates after it go to a fresh call.
-So one hostile candidate costs one deadline, and a correct answer after it is still found.
-A whole call is also bounded by a budget (default ``2 * deadline``), so the worst case of any
-call is the budget plus the time to notice and kill a worker (well under a second).
+Grading deadline. Deadlines count the worker's CPU time, not the wall clock, so that a verdict
+does not depend on how busy the machine is: a check that needs 4 s of CPU passes with a 5 s
+deadline on an idle machine and on one whose cores are all taken. Before each input the worker
+arms ``ITIMER_PROF`` (process CPU time) with the input's allowance: ``deadline`` seconds, or
+what is left of the call's budget if less. When it expires the kernel sends ``SIGPROF``, whose
+default action ends the worker at once, even inside one long C call. The worker reports which
+input it is on, and the CPU the call had used, through a small per-call progress file; the
+parent reads it when the worker dies. Everything before that input was checked and is not
+equivalent; the stuck input counts as not equivalent and is cached as such, because the same
+input will run out of time again (the blow-ups are deterministic, e.g. a power tower of
+exponents); the inputs after it go to a fresh call with what is left of the budget. So one
+hostile candidate costs one deadline, and a correct answer after it is still found. A whole
+call is bounded by a budget of worker CPU (default ``2 * deadline``).
+
+The parent keeps a wall-clock backstop of :data:`WALL_BACKSTOP` times each limit (an input
+that has not finished after ``WALL_BACKSTOP * deadline`` seconds is cancelled, and pebble kills
+the worker): on an idle machine CPU and wall time agree and a hostile input ends after about
+``deadline`` seconds; a machine so busy that the worker gets less than a quarter of a core can
+still cut a check short. The worst wall time of any call is ``WALL_BACKSTOP`` times its budget
+plus the time to notice a dead worker (about 0.1 s); a check that queues behind other callers
+waits within the same bound.
 
 The parent imports math-verify when it first starts the pool (never for the fast path): with
 the default ``fork`` start method the workers then inherit it, and a replacement worker is
@@ -58,20 +72,26 @@ from lm_eval_thinkbench.lifetime import die_with_parent
 
 from . import verify
 from .rewrite import prepare_candidate, rewrite_answer
-from .verify import MAX_ANSWER_CHARS, braces_balanced, normalize, surely_different
+from .screen import surely_different
+from .verify import MAX_ANSWER_CHARS, braces_balanced, normalize
 
-__all__ = ["DEADLINE_ENV", "FirstMatch", "Grader", "Verdict", "default_grader"]
+__all__ = ["DEADLINE_ENV", "WALL_BACKSTOP", "FirstMatch", "Grader", "Verdict", "default_grader"]
 
-#: Environment variable read by :func:`default_grader`: seconds per symbolic check.
+#: Environment variable read by :func:`default_grader`: worker CPU seconds per symbolic check.
 DEADLINE_ENV = "THINKBENCH_GRADE_DEADLINE"
 _DEFAULT_DEADLINE = 5.0
 
+#: The parent's wall-clock limits, as multiples of the CPU-time limits the worker enforces.
+WALL_BACKSTOP = 4.0
 #: Progress value of a call the worker has not started yet (queued, or the worker is booting).
 _NOT_STARTED = -2
-_PROGRESS = struct.Struct("<q")
-#: How often the parent looks at a running call's progress. A candidate gets at least its
-#: deadline and at most one poll interval more.
+#: A call's progress record: the input the worker is on, and the CPU seconds the call had used
+#: when it started on it.
+_PROGRESS = struct.Struct("<qd")
+#: How often the parent looks at a running call's progress.
 _POLL_SECONDS = 0.05
+#: The shortest CPU timer armed (0 would disarm it): an exhausted budget ends the call at once.
+_MIN_TIMER = 1e-3
 
 
 @dataclass(frozen=True)
@@ -108,12 +128,14 @@ class _Outcome:
     ``kind``: ``"done"`` (``found`` is the batch index of the match or ``None``), ``"timeout"``
     (the input at ``at`` used up its own deadline), ``"budget"`` (the call's budget ran out
     first) or ``"error"`` (the worker or pool failed while at ``at``). ``at`` is a batch index,
-    :data:`.verify.GOLD_PROGRESS` or ``_NOT_STARTED``.
+    :data:`.verify.GOLD_PROGRESS` or ``_NOT_STARTED``. ``used``: the worker CPU seconds the
+    call spent, as far as the parent knows (for a cut call, with the stuck input's allowance).
     """
 
     kind: str
     found: int | None = None
     at: int = _NOT_STARTED
+    used: float = 0.0
 
 
 @dataclass
@@ -143,29 +165,42 @@ def _init_worker(owner: int | None = None) -> None:
     verify.warm_up()
 
 
-def _check_batch(progress_path: str, gold: str, candidates: list[str]) -> int | None:
-    """Worker side of one call: :func:`.verify.first_equivalent` reporting its progress.
+def _check_batch(
+    progress_path: str, gold: str, candidates: list[str], deadline: float, budget: float
+) -> int | None:
+    """Worker side of one call: :func:`.verify.first_equivalent` under CPU-time limits.
 
-    If the progress file is gone the parent has already given up on this call; the check still
-    runs (pebble is about to kill this worker anyway) but reports nowhere.
+    Before each input it records the input and the CPU the call has used so far in the
+    progress file, and arms ``ITIMER_PROF`` with the input's allowance (``deadline``, or what
+    is left of ``budget`` if less; see the module docstring). ``SIGPROF`` is set to its
+    default action here, so that a handler inherited from the parent (a sampling profiler)
+    cannot keep the timer from ending the worker. If the progress file is gone the parent has
+    already given up on this call: the check still runs under its timers but reports nowhere.
     """
+    signal.signal(signal.SIGPROF, signal.SIG_DFL)
+    start = time.process_time()
     try:
-        fd = os.open(progress_path, os.O_WRONLY)
+        fd: int | None = os.open(progress_path, os.O_WRONLY)
     except OSError:
-        return verify.first_equivalent(gold, candidates)
+        fd = None
 
     def report(index: int) -> None:
-        os.pwrite(fd, _PROGRESS.pack(index), 0)
+        used = time.process_time() - start
+        if fd is not None:
+            os.pwrite(fd, _PROGRESS.pack(index, used), 0)
+        signal.setitimer(signal.ITIMER_PROF, max(min(deadline, budget - used), _MIN_TIMER))
 
     try:
         return verify.first_equivalent(gold, candidates, on_progress=report)
     finally:
-        os.close(fd)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        if fd is not None:
+            os.close(fd)
 
 
-def _read_progress(fd: int) -> int:
-    """The input a call's worker is on, as last reported to the call's progress file."""
-    return _PROGRESS.unpack(os.pread(fd, _PROGRESS.size, 0))[0]
+def _read_progress(fd: int) -> tuple[int, float]:
+    """The input a call's worker is on and the CPU the call had used when it started on it."""
+    return _PROGRESS.unpack(os.pread(fd, _PROGRESS.size, 0))
 
 
 def _answer_key(answer: object) -> str | None:
@@ -249,7 +284,9 @@ class Grader:
     def equivalent(self, gold: str, candidate: str) -> Verdict:
         """Whether ``candidate`` is equivalent to ``gold`` (reference answer first).
 
-        Takes at most about ``2 * deadline`` (queueing behind other callers included).
+        Takes at most ``2 * deadline`` seconds of worker CPU, and of wall time on an idle
+        machine (``WALL_BACKSTOP`` times that at worst, queueing behind other callers
+        included).
         """
         gold_key = _answer_key(gold)
         if gold_key is None:
@@ -257,9 +294,7 @@ class Grader:
         known = self._known(gold, gold_key, candidate)
         if known is not None:
             return known
-        tally = self._check_in_workers(
-            gold, gold_key, [(0, candidate)], time.monotonic() + 2 * self.deadline
-        )
+        tally = self._check_in_workers(gold, gold_key, [(0, candidate)], 2 * self.deadline)
         if tally.match == 0:
             return Verdict(True, "checked")
         if tally.checked:
@@ -272,14 +307,12 @@ class Grader:
         """The first of ``candidates`` (in order) equivalent to ``gold``.
 
         Uncached candidates go to one worker call. ``budget`` bounds the whole call in seconds
-        (default ``2 * deadline``); candidates not reached within it, like those that ran out
-        of their own deadline, count as not equivalent, so ``index`` is the first candidate
-        *shown* equivalent. A candidate whose normalised form repeats an earlier one is not
-        checked twice.
+        of worker CPU (default ``2 * deadline``; wall time: see the module docstring);
+        candidates not reached within it, like those that ran out of their own deadline, count
+        as not equivalent, so ``index`` is the first candidate *shown* equivalent. A candidate
+        whose normalised form repeats an earlier one is not checked twice.
         """
-        budget_end = time.monotonic() + (
-            2 * self.deadline if budget is None else max(0.0, float(budget))
-        )
+        budget = 2 * self.deadline if budget is None else max(0.0, float(budget))
         if isinstance(candidates, str):
             candidates = [candidates]
         gold_key = _answer_key(gold)
@@ -295,7 +328,7 @@ class Grader:
             elif known.equivalent:
                 known_match = index
                 break
-        tally = self._check_in_workers(gold, gold_key, list(unknown.values()), budget_end)
+        tally = self._check_in_workers(gold, gold_key, list(unknown.values()), budget)
         index = tally.match if tally.match is not None else known_match
         return FirstMatch(index, tally.timeouts, tally.checked)
 
@@ -361,17 +394,19 @@ class Grader:
         gold: str,
         gold_key: str,
         todo: list[tuple[int, str]],
-        budget_end: float,
+        budget: float,
     ) -> _Tally:
         """Check ``(index, candidate)`` pairs in order in workers; stop at the first match.
 
-        Each worker call covers all remaining candidates; when one candidate is stuck, the
-        call is abandoned at it and the rest go to the next call. Every iteration consumes at
-        least one candidate or stops, so this terminates.
+        Each worker call covers all remaining candidates with what is left of ``budget``
+        (worker CPU seconds); when one candidate is stuck, the call is abandoned at it and the
+        rest go to the next call. Every iteration consumes at least one candidate or stops, so
+        this terminates.
         """
         tally = _Tally()
-        while todo and time.monotonic() < budget_end:
-            outcome = self._run_call(gold, [candidate for _, candidate in todo], budget_end)
+        wall_end = time.monotonic() + WALL_BACKSTOP * budget
+        while todo and budget > 0 and time.monotonic() < wall_end:
+            outcome = self._run_call(gold, [c for _, c in todo], budget, wall_end)
             if outcome.kind == "done":
                 decided = len(todo) if outcome.found is None else outcome.found
             else:
@@ -400,9 +435,12 @@ class Grader:
             else:
                 tally.timeouts += 1
             todo = todo[decided + 1 :]
+            budget -= outcome.used
         return tally
 
-    def _run_call(self, gold: str, candidates: list[str], budget_end: float) -> _Outcome:
+    def _run_call(
+        self, gold: str, candidates: list[str], budget: float, wall_end: float
+    ) -> _Outcome:
         """One worker call with a per-call progress file, watched until it ends."""
         try:
             pool, directory = self._pool()
@@ -410,17 +448,17 @@ class Grader:
         except (OSError, RuntimeError):  # closed meanwhile, or no temporary storage
             return _Outcome("error")
         try:
-            os.pwrite(fd, _PROGRESS.pack(_NOT_STARTED), 0)
-            scheduled = self._schedule(pool, (path, gold, candidates))
+            os.pwrite(fd, _PROGRESS.pack(_NOT_STARTED, 0.0), 0)
+            scheduled = self._schedule(pool, (path, gold, candidates, self.deadline, budget))
             if scheduled is None:
                 return _Outcome("error")
-            return self._watch(scheduled[1], fd, budget_end, scheduled[0])
+            return self._watch(scheduled[1], fd, budget, wall_end, scheduled[0])
         finally:
             os.close(fd)
             os.unlink(path)
 
     def _schedule(
-        self, pool: pebble.ProcessPool, args: tuple[str, str, list[str]]
+        self, pool: pebble.ProcessPool, args: tuple[Any, ...]
     ) -> tuple[pebble.ProcessPool, pebble.ProcessFuture] | None:
         """Schedule one call; a pool that is already broken is replaced once.
 
@@ -439,31 +477,50 @@ class Grader:
                     return None
         return None
 
+    def _cut(self, at: int, used: float, budget: float) -> _Outcome:
+        """A call cut at input ``at`` (the call had used ``used`` CPU seconds when it started
+        on it): a timeout when the input had its whole deadline, else the budget ran out."""
+        allowance = max(0.0, min(self.deadline, budget - used))
+        kind = "timeout" if at != _NOT_STARTED and budget - used >= self.deadline else "budget"
+        return _Outcome(kind, at=at, used=used + allowance)
+
     def _watch(
-        self, future: pebble.ProcessFuture, fd: int, budget_end: float, pool: pebble.ProcessPool
+        self,
+        future: pebble.ProcessFuture,
+        fd: int,
+        budget: float,
+        wall_end: float,
+        pool: pebble.ProcessPool,
     ) -> _Outcome:
-        """Wait for ``future``; cancel it (pebble kills the worker) when the input it is on has
-        had its deadline or the call's budget is spent."""
+        """Wait for ``future``. The worker ends itself when an input's CPU allowance is spent
+        (``SIGPROF``); the wall-clock backstop cancels it (pebble kills the worker) when the
+        input it is on has had ``WALL_BACKSTOP`` times its deadline, or the call its budget."""
         at, since = _NOT_STARTED, time.monotonic()
         while True:
-            current = _read_progress(fd)
+            current, used = _read_progress(fd)
             if current != at:
                 at, since = current, time.monotonic()
             now = time.monotonic()
-            own_limit = since + self.deadline
-            limit = budget_end if at == _NOT_STARTED else min(budget_end, own_limit)
+            own_limit = since + WALL_BACKSTOP * self.deadline
+            limit = wall_end if at == _NOT_STARTED else min(wall_end, own_limit)
             if now >= limit and future.cancel():
-                kind = "timeout" if at != _NOT_STARTED and own_limit <= budget_end else "budget"
-                return _Outcome(kind, at=at)
+                if at == _NOT_STARTED or own_limit > wall_end:
+                    return _Outcome("budget", at=at, used=budget)
+                return self._cut(at, used, budget)
             try:
                 found = future.result(timeout=max(0.0, min(_POLL_SECONDS, limit - now)))
             except FutureTimeoutError:
                 continue
             except BrokenProcessPool:
                 self._discard(pool)
-                return _Outcome("error", at=_read_progress(fd))
-            except Exception:  # the worker died (pebble.ProcessExpired) or failed to unpickle
-                return _Outcome("error", at=_read_progress(fd))
+                return _Outcome("error", at=_read_progress(fd)[0])
+            except pebble.ProcessExpired as expired:
+                at, used = _read_progress(fd)
+                if expired.exitcode == -signal.SIGPROF:  # its CPU allowance ran out
+                    return self._cut(at, used, budget)
+                return _Outcome("error", at=at, used=used)
+            except Exception:  # the worker failed to unpickle, or another failure of the call
+                return _Outcome("error", at=_read_progress(fd)[0])
             return _Outcome("done", found=found if isinstance(found, int) else None)
 
     def _pool(self) -> tuple[pebble.ProcessPool, str]:

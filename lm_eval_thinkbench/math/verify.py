@@ -44,8 +44,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .extract import strip_answer
@@ -109,49 +108,6 @@ def normalize(s: str) -> str:
     s = _DEGREE_RE.sub("", s)
     s = _SPACING_RE.sub(_drop_spacing, s)
     return strip_answer(s)
-
-
-# Plain numbers as math-verify reads them: an integer, a decimal, or \frac{a}{b} of integers,
-# once ``$``, spacing and \dfrac/\tfrac are gone (nothing else is rewritten: a degree mark or
-# a unit makes the value not plain). Lengths are bounded so the exact arithmetic stays trivial.
-_SPACING = re.compile(r"\s+|\\[,!;: ]")
-_FRAC_VARIANT = re.compile(r"\\[dt]frac(?![A-Za-z])")
-_INTEGER = re.compile(r"-?\d{1,30}")
-_DECIMAL = re.compile(r"-?\d{0,30}\.\d{1,30}")
-_FRACTION = re.compile(r"(-?)\\frac\{(\d{1,30})\}\{(\d{1,30})\}")
-#: math-verify compares a decimal with any number after rounding both to 6 places, so two
-#: numbers further apart than this can never compare equal; closer ones go to the checker.
-_DECIMAL_MARGIN = Fraction(1, 10**5)
-
-
-def surely_different(gold: str, candidate: str) -> bool:
-    """True when both are plain numbers (integer, decimal, ``\\frac`` of integers) whose values
-    differ by more than math-verify's rounding could bridge; False means "ask the checker".
-
-    Exact for integers and fractions (math-verify compares those exactly); for decimals, only a
-    gap above ``_DECIMAL_MARGIN`` counts, since math-verify rounds floats to 6 places.
-    """
-    a, a_decimal = _plain_number(gold)
-    b, b_decimal = _plain_number(candidate)
-    if a is None or b is None:
-        return False
-    if a_decimal or b_decimal:
-        return abs(a - b) > _DECIMAL_MARGIN
-    return a != b
-
-
-def _plain_number(text: str) -> tuple[Fraction | None, bool]:
-    """(value, is_decimal) of a plain number, or (None, False)."""
-    s = _FRAC_VARIANT.sub(r"\\frac", _SPACING.sub("", strip_answer(text)))
-    if _INTEGER.fullmatch(s):
-        return Fraction(int(s)), False
-    if _DECIMAL.fullmatch(s):
-        return Fraction(s), True
-    m = _FRACTION.fullmatch(s)
-    if m and int(m.group(3)):
-        value = Fraction(int(m.group(2)), int(m.group(3)))
-        return (-value if m.group(1) else value), False
-    return None, False
 
 
 def braces_balanced(s: str) -> bool:
@@ -246,6 +202,22 @@ def candidate_readings(gold: str, candidate: str) -> list[Any]:
     return readings
 
 
+@lru_cache(maxsize=1024)
+def _gold_readings(gold: str) -> tuple[Any, ...]:
+    """The gold parsed as :mod:`.rewrite` rewrites it and, where that changes it, as written.
+
+    Cached per process: a grading worker sees the same gold in several calls (the locator
+    grades a trace's candidates lazily, a run may sample a problem more than once), and the
+    parse costs about as much as a candidate's. sympy objects are immutable, so sharing them
+    between checks is safe; a parse that raises is not cached.
+    """
+    rewritten = rewrite_answer(gold).text
+    readings = parse_gold(rewritten)
+    if rewritten != gold:
+        readings += parse_gold(gold)
+    return tuple(readings)
+
+
 def _usable(answer: object) -> bool:
     return isinstance(answer, str) and 0 < len(answer) <= MAX_ANSWER_CHARS
 
@@ -258,9 +230,9 @@ def first_equivalent(
     """Index of the first candidate equivalent to ``gold``, or ``None``.
 
     Gold and candidates are read as :func:`candidate_readings` says (rewritten by
-    :mod:`.rewrite` where math-verify misreads them, and as written). The gold is parsed once,
-    lazily (not at all when a candidate matches on the fast path), and candidates are checked
-    in order, stopping at the first match: this is one worker call.
+    :mod:`.rewrite` where math-verify misreads them, and as written). The gold is parsed once
+    per process, lazily (not at all when a candidate matches on the fast path), and
+    candidates are checked in order, stopping at the first match: this is one worker call.
     ``on_progress(i)`` is called before the symbolic check of candidate ``i`` (and with
     :data:`GOLD_PROGRESS` before the gold is parsed) so that a watchdog in another process can
     tell which input a stuck call is stuck on. An error on a candidate counts as "not
@@ -282,9 +254,7 @@ def first_equivalent(
             if gold_parsed is None:
                 if on_progress is not None:
                     on_progress(GOLD_PROGRESS)
-                gold_parsed = parse_gold(rewritten_gold)
-                if rewritten_gold != gold:
-                    gold_parsed += parse_gold(gold)
+                gold_parsed = list(_gold_readings(gold))
             if on_progress is not None:
                 on_progress(index)
             parsed = candidate_readings(rewritten_gold, candidate)

@@ -1,0 +1,376 @@
+"""Answer pairs whose values plainly differ, settled in the parent without math-verify.
+
+Most answer statements in a long trace are wrong attempts (``11`` against ``11\\sqrt{5} + 11``,
+``x`` against ``\\frac{14}{3}``), and each one math-verify checks costs a worker round trip and
+an ANTLR parse. :func:`surely_different` settles the plain ones here: it reads both answers
+with a small, bounded evaluator and says "different" only when their values differ beyond any
+tolerance math-verify applies. Everything else (equal values, close values, anything outside
+the grammar below) goes to math-verify as before, so a verdict can never change: math-verify
+calls two answers equal only when their sympy values agree (structurally, after rounding both
+to 6 decimals when one is a float, or symbolically), and for the forms read here a value that
+differs at one point beyond ``1e-5`` (and beyond ``1e-9`` of its size) differs in each of
+those senses.
+
+The grammar is what latex2sympy reads the conventional way, and nothing it reads otherwise:
+
+* numbers (at most 30 digits), ``\\pi``, ``\\frac{..}{..}`` (also ``\\dfrac``/``\\tfrac``),
+  ``\\sqrt{..}``, ``\\sqrt[n]{..}``, ``+ - * / \\cdot \\times``, powers ``^{..}`` or ``^`` one
+  digit or letter, parentheses (``\\left``/``\\right`` too), braces as groups, a leading minus;
+* products written without an operator only as a number then radicals, ``\\pi`` and letters
+  (``2\\sqrt{3}``, ``3\\pi``, ``2x``); latex2sympy reads ``2(3)`` and ``1\\frac{4}{5}`` as
+  mixed numbers (5 and 9/5), and ``1 2`` as 3, so any other juxtaposition is refused;
+* lowercase single letters as variables except ``e``, ``i`` and ``o`` (constants to sympy, or
+  a zero's look-alike), no two letters side by side (``xy`` could be a word, a unit or a
+  function) and no letter math-verify strips as a unit at the end (``5m`` reads as 5);
+* a list ``1, 2`` or ``(1, 2)``, ``[1, 2)``, ``\\{1, 2\\}`` of numbers, or one top-level
+  ``a \\pm b``. A pair in brackets must rise (``(3, \\pi)`` is read as an interval, and
+  ``[\\sqrt{79}, \\pi)`` as the empty one, equal to any other), a list holds no letters (an
+  interval ``(x, y)`` may be empty too), and a number with thousands separators is refused
+  (``1,000`` is a thousand to math-verify).
+
+A list is compared as the set of its values: math-verify equates a tuple, interval or set with
+another only element by element (in some order), so different value sets never match. Letters
+are given fixed values (:data:`POINT`): two expressions math-verify equates are equal as
+functions, hence at that point. Values are computed in :mod:`decimal` at 50 digits with every
+intermediate bounded by ``10**40`` (an exponent by 1,000, a root's index by 10): a power tower
+is refused at once. The input is at most :data:`MAX_SCREEN_CHARS` characters and the
+recursion at most :data:`_MAX_DEPTH` deep, so a screen costs microseconds on any input.
+``benchmarks/grading_screen.py`` checks every pair of the real traces with and without it, and
+random expressions of this grammar against math-verify's reading.
+"""
+
+from __future__ import annotations
+
+import decimal
+import re
+from decimal import Decimal
+
+from .extract import strip_answer
+
+__all__ = ["MAX_SCREEN_CHARS", "POINT", "answer_values", "surely_different"]
+
+#: Longer answers are not screened (math-verify decides them).
+MAX_SCREEN_CHARS = 200
+_MAX_DEPTH = 20
+_MAX_DIGITS = 30
+_MAX_MAGNITUDE = Decimal(10) ** 40
+_MAX_EXPONENT = 1000
+_ABSOLUTE_MARGIN = Decimal("1e-5")
+_RELATIVE_MARGIN = Decimal("1e-9")
+_CONTEXT = decimal.Context(
+    prec=50,
+    Emax=60,
+    Emin=-60,
+    traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow, decimal.Underflow],
+)
+_PI = Decimal("3.14159265358979323846264338327950288419716939937510582097494")
+#: Letters read as variables, each with the value it takes at the screening point: values
+#: far from integers, simple fractions and each other.
+POINT = {
+    letter: Decimal(index + 2).sqrt(_CONTEXT) + Decimal("0.1234567")
+    for index, letter in enumerate("abcdfghjklmnpqrstuvwxyz")
+}
+#: Letters that math-verify strips as a unit when they end the answer after a digit, a brace
+#: or a space (``5 m``, ``2c``): its ``units`` normalisation lists them.
+_UNIT_AT_END_RE = re.compile(r"[\d}\s]\s*[cdghlmst]\s*$")
+#: A comma before exactly three digits: math-verify may read the number as thousands.
+#: What math-verify may read as one number with thousands separators (``1,000``; it reads
+#: ``(1,000)`` as a pair, but no such reading is left to chance).
+_THOUSANDS_RE = re.compile(r"[(\[]?-?\d{1,3}(?:,\d{3})+(?:\.\d+)?[)\]]?")
+_TOKEN_RE = re.compile(
+    r"\s+"
+    r"|(?P<number>\d+(?:\.\d*)?|\.\d+)"
+    r"|(?P<command>\\(?:[dt]?frac|sqrt|pi|cdot|times|pm|left|right)(?![A-Za-z])|\\[{}])"
+    r"|(?P<letter>[a-z])(?![A-Za-z])"
+    r"|(?P<symbol>[-+*/^()[\]{},])"
+)
+#: Brackets around a list: tuples and intervals (either end open or closed) and sets.
+_LIST_BRACKETS = frozenset({("(", ")"), ("(", "]"), ("[", ")"), ("[", "]"), ("\\{", "\\}")})
+_INTERVAL_ONLY = frozenset({("(", "]"), ("[", ")")})
+_OPENING = frozenset(("(", "[", "{", "\\{"))
+_CLOSING = frozenset((")", "]", "}", "\\}"))
+
+
+class _Unread(Exception):
+    """The answer is outside the screen's grammar or bounds: leave it to math-verify."""
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    """``(kind, text)`` tokens; spaces, ``\\left`` and ``\\right`` vanish. Raises
+    :class:`_Unread` on any character outside the grammar, and on a number right after a
+    number (``1 2``, ``2 .5``: latex2sympy adds them)."""
+    out: list[tuple[str, str]] = []
+    position = 0
+    for match in _TOKEN_RE.finditer(text):
+        if match.start() != position:
+            raise _Unread
+        position = match.end()
+        kind, token = match.lastgroup, match.group()
+        if kind is None or token in ("\\left", "\\right"):
+            continue
+        if kind == "number" and (len(token) > _MAX_DIGITS + 1 or (out and out[-1][0] == "number")):
+            raise _Unread
+        out.append((kind, token))
+    if position != len(text):
+        raise _Unread
+    return out
+
+
+def _bounded(value: Decimal) -> Decimal:
+    if abs(value) > _MAX_MAGNITUDE:
+        raise _Unread
+    return value
+
+
+class _Reader:
+    """Recursive descent over :func:`_tokens`, evaluating as it goes."""
+
+    def __init__(self, tokens: list[tuple[str, str]]):
+        self.tokens = tokens
+        self.at = 0
+        self.depth = 0
+
+    def peek(self, offset: int = 0) -> tuple[str, str]:
+        index = self.at + offset
+        return self.tokens[index] if index < len(self.tokens) else ("end", "")
+
+    def take(self, token: str) -> None:
+        if self.peek()[1] != token:
+            raise _Unread
+        self.at += 1
+
+    def expression(self) -> Decimal:
+        """``[-] term (('+'|'-') term)*``."""
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            raise _Unread
+        negative = self.peek()[1] == "-"
+        if negative:
+            self.at += 1
+        value = self.term()
+        if negative:
+            value = -value
+        while self.peek()[1] in ("+", "-"):
+            sign = self.peek()[1]
+            self.at += 1
+            right = self.term()
+            add = _CONTEXT.add if sign == "+" else _CONTEXT.subtract
+            value = _bounded(add(value, right))
+        self.depth -= 1
+        return value
+
+    def term(self) -> Decimal:
+        """``product (('*'|'\\cdot'|'\\times'|'/') factor)*``; after ``/`` one factor only
+        (``1/2x`` is not read)."""
+        value = self.product()
+        while self.peek()[1] in ("*", "\\cdot", "\\times", "/"):
+            divide = self.peek()[1] == "/"
+            self.at += 1
+            if divide:
+                value = _CONTEXT.divide(value, self.power())
+            else:
+                value = _CONTEXT.multiply(value, self.product())
+            value = _bounded(value)
+        return value
+
+    def product(self) -> Decimal:
+        """One factor, or a number followed by radicals, ``\\pi`` and letters without an
+        operator (``2\\sqrt{3}``, ``3\\pi``, ``2x``, ``x\\sqrt{2}``)."""
+        starts_plain = self.peek()[0] in ("number", "letter") or self.peek()[1] in _JUXTAPOSED
+        value = self.power()
+        while starts_plain and (self.peek()[0] == "letter" or self.peek()[1] in _JUXTAPOSED):
+            value = _bounded(_CONTEXT.multiply(value, self.power()))
+        if self.peek()[0] == "number" or self.peek()[1] in ("(", "\\frac", "\\dfrac", "\\tfrac"):
+            raise _Unread  # a mixed number or another reading latex2sympy has of juxtaposition
+        return value
+
+    def power(self) -> Decimal:
+        """``primary ['^' ('{' expression '}' | digit | letter)]``; no tower (``2^3^2``)."""
+        base = self.primary()
+        if self.peek()[1] != "^":
+            return base
+        self.at += 1
+        kind, token = self.peek()
+        if token == "{":
+            self.at += 1
+            exponent = self.expression()
+            self.take("}")
+        elif kind == "number" and len(token) == 1:
+            self.at += 1
+            exponent = Decimal(token)
+        elif kind == "letter":
+            self.at += 1
+            exponent = self.letter(token)
+        else:
+            raise _Unread
+        if self.peek()[1] == "^":
+            raise _Unread
+        return _power(base, exponent)
+
+    def letter(self, token: str) -> Decimal:
+        value = POINT.get(token)
+        if value is None:
+            raise _Unread
+        return value
+
+    def primary(self) -> Decimal:
+        kind, token = self.peek()
+        self.at += 1
+        if kind == "number":
+            return Decimal(token)
+        if kind == "letter":
+            return self.letter(token)
+        if token == "\\pi":
+            return _PI
+        if token in ("(", "{"):
+            value = self.expression()
+            self.take(")" if token == "(" else "}")
+            return value
+        if token in ("\\frac", "\\dfrac", "\\tfrac"):
+            top = self.group()
+            return _bounded(_CONTEXT.divide(top, self.group()))
+        if token == "\\sqrt":
+            index = 2
+            if self.peek()[1] == "[":
+                self.at += 1
+                kind, digits = self.peek()
+                if kind != "number" or not digits.isdigit() or not 2 <= int(digits) <= 10:
+                    raise _Unread
+                index = int(digits)
+                self.at += 1
+                self.take("]")
+            radicand = self.group()
+            if radicand < 0:
+                raise _Unread
+            if index == 2:
+                return radicand.sqrt(_CONTEXT)
+            return _power(radicand, _CONTEXT.divide(Decimal(1), Decimal(index)))
+        raise _Unread
+
+    def group(self) -> Decimal:
+        self.take("{")
+        value = self.expression()
+        self.take("}")
+        return value
+
+
+#: Tokens that may follow a number (or each other) as a product without an operator.
+_JUXTAPOSED = ("\\sqrt", "\\pi")
+
+
+def _power(base: Decimal, exponent: Decimal) -> Decimal:
+    """``base ** exponent`` within the bounds; refused where sympy's principal value could be
+    complex or undefined (a negative base with a fractional exponent, ``0`` to a power <= 0)."""
+    if abs(exponent) > _MAX_EXPONENT:
+        raise _Unread
+    if base == 0 and exponent <= 0:
+        raise _Unread
+    if base < 0 and exponent != exponent.to_integral_value():
+        raise _Unread
+    if base and _CONTEXT.multiply(exponent, abs(base).log10(_CONTEXT)) > 40:
+        raise _Unread
+    return _bounded(_CONTEXT.power(base, exponent))
+
+
+def _split_top(tokens: list[tuple[str, str]], separator: str) -> list[list[tuple[str, str]]]:
+    """``tokens`` split at ``separator`` outside every bracket."""
+    parts: list[list[tuple[str, str]]] = [[]]
+    depth = 0
+    for token in tokens:
+        depth += (token[1] in _OPENING) - (token[1] in _CLOSING)
+        if depth == 0 and token[1] == separator:
+            parts.append([])
+        else:
+            parts[-1].append(token)
+    return parts
+
+
+def _enclosed(tokens: list[tuple[str, str]]) -> bool:
+    """Whether the first token is a list bracket closed by the last one (``(1, 2]``), not by
+    an earlier one (``(1)+(2, 3)``)."""
+    if (tokens[0][1], tokens[-1][1]) not in _LIST_BRACKETS:
+        return False
+    depth = 0
+    for token in tokens[:-1]:
+        depth += (token[1] in _OPENING) - (token[1] in _CLOSING)
+        if depth == 0:
+            return False
+    return True
+
+
+def _scalar(tokens: list[tuple[str, str]]) -> Decimal:
+    reader = _Reader(tokens)
+    value = reader.expression()
+    if reader.at != len(tokens):
+        raise _Unread
+    return value
+
+
+def _read(text: str) -> tuple[Decimal, ...]:
+    if "$" in text:  # read by math-verify's plain ``$`` wrapper too: not screened
+        raise _Unread
+    text = strip_answer(text)
+    if not text or len(text) > MAX_SCREEN_CHARS:
+        raise _Unread
+    if _THOUSANDS_RE.fullmatch(re.sub(r"\s+", "", text)) or _UNIT_AT_END_RE.search(text):
+        raise _Unread
+    tokens = _tokens(text)
+    if not tokens:
+        raise _Unread
+    has_letters = any(kind == "letter" for kind, _ in tokens)
+    items = _split_top(tokens, ",")
+    if len(items) == 1 and _enclosed(tokens):
+        items = _split_top(tokens[1:-1], ",")
+        if len(items) == 1 and tokens[0][1] != "(":  # ``[5]``, ``\{5\}``: not read
+            raise _Unread
+    if len(items) > 1:
+        if has_letters or any(token[1] == "\\pm" for token in tokens):
+            raise _Unread
+        values = tuple(_scalar(item) for item in items)
+        if len(values) == 2 and tokens[0][1] in "([" and not _apart_below(*values):
+            raise _Unread  # an interval whose ends do not rise may be read as the empty set
+        if len(values) > 2 and (tokens[0][1], tokens[-1][1]) in _INTERVAL_ONLY:
+            raise _Unread  # ``[1, 2, 3)`` is no list to math-verify
+        return values
+    halves = _split_top(tokens, "\\pm")
+    if len(halves) == 2 and halves[0] and halves[1] and not has_letters:
+        center, offset = _scalar(halves[0]), _scalar(halves[1])
+        return (_CONTEXT.add(center, offset), _CONTEXT.subtract(center, offset))
+    if len(halves) > 1:
+        raise _Unread
+    return (_scalar(tokens),)
+
+
+def answer_values(text: str) -> tuple[Decimal, ...] | None:
+    """The values of an answer as the screen reads it (one for a scalar, one per element of a
+    list or ``\\pm``; letters at the screening point), or ``None`` when it is not read."""
+    if not isinstance(text, str):
+        return None
+    try:
+        return _read(text)
+    except (_Unread, decimal.DecimalException, RecursionError):
+        return None
+
+
+def _apart(a: Decimal, b: Decimal) -> bool:
+    margin = max(_ABSOLUTE_MARGIN, _RELATIVE_MARGIN * max(abs(a), abs(b)))
+    return abs(a - b) > margin
+
+
+def _apart_below(a: Decimal, b: Decimal) -> bool:
+    """``a < b`` by more than the margin."""
+    return a < b and _apart(a, b)
+
+
+def surely_different(gold: str, candidate: str) -> bool:
+    """True when math-verify can never equate ``candidate`` with ``gold``: both are read and
+    some value of one is apart from every value of the other. False means "ask math-verify"."""
+    golds = answer_values(gold)
+    if golds is None:
+        return False
+    candidates = answer_values(candidate)
+    if candidates is None:
+        return False
+    return any(all(_apart(g, c) for c in candidates) for g in golds) or any(
+        all(_apart(c, g) for g in golds) for c in candidates
+    )

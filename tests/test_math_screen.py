@@ -1,0 +1,200 @@
+"""The grader's screen (``math/screen.py``): what it reads, what it refuses, and that a pair it
+settles as different is never equivalent to math-verify (benchmarks/grading_screen.py checks
+the same on every pair of the real traces and on random expressions)."""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from decimal import Decimal
+
+import pytest
+
+from lm_eval_thinkbench.math import screen
+from lm_eval_thinkbench.math import verify as verify_module
+from lm_eval_thinkbench.math.grader import Grader, Verdict
+from lm_eval_thinkbench.math.rewrite import prepare_candidate, rewrite_answer
+from lm_eval_thinkbench.math.screen import answer_values, surely_different
+
+SQRT3 = Decimal(3).sqrt()
+X = screen.POINT["x"]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("5", [5]),
+        ("-3", [-3]),
+        ("12.", [12]),
+        ("$5$.", None),  # a dollar sign: math-verify reads it with its plain wrapper too
+        (r"\dfrac{1}{4}", [0.25]),
+        (r"2\sqrt{3}", [2 * SQRT3]),
+        (r"\sqrt[3]{8}", [2]),
+        ("2^{10}", [1024]),
+        ("-2^2", [-4]),
+        ("2^{-1}", [0.5]),
+        (r"\left(\frac{1}{2}, 3\right)", [0.5, 3]),
+        ("1,-2", [1, -2]),
+        (r"\{1, -2\}", [1, -2]),
+        (r"3 \pm \sqrt{3}", [3 + SQRT3, 3 - SQRT3]),
+        ("2x", [2 * X]),
+        ("x^2 - 1", [X * X - 1]),
+    ],
+)
+def test_reads(text: str, values: list | None) -> None:
+    read = answer_values(text)
+    if values is None:
+        assert read is None
+    else:
+        assert read is not None and len(read) == len(values)
+        assert all(
+            abs(a - Decimal(b)) < Decimal("1e-20") for a, b in zip(read, values, strict=True)
+        )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "2(3)",  # latex2sympy: 5 (a mixed number)
+        "(2)(3)",  # 5 too
+        "1 2",  # 3
+        r"1\frac{4}{5}",  # 9/5
+        r"1\,000",  # 0
+        "2^3^2",  # (2^3)^2
+        "2^23",  # 2^2 * 3?
+        "1,000",  # a thousand
+        "(1,000)",
+        "5m",  # a unit: 5
+        "2c",
+        "x c",
+        "e",  # Euler's number
+        "i",
+        "xy",  # letters side by side: a word, a unit, a function?
+        "f(x)",
+        r"[\sqrt{79}, \pi)",  # an interval that does not rise: the empty set
+        "(5, 3)",
+        "[1, 2, 3)",
+        "(x, y)",  # intervals of letters may be empty too
+        r"\frac12",
+        r"5\%",
+        r"30^\circ",
+        r"5^{5^{5^{5^5}}}",  # an exponent above 1,000
+        "10^{50}",  # beyond 10^40
+        r"\sqrt{-1}",
+        "(-8)^{1/3}",
+        "0^0",
+        r"\frac{1}{0}",
+        "--1",
+        "1" * 300,
+    ],
+)
+def test_refuses_what_math_verify_may_read_otherwise(text: str) -> None:
+    assert answer_values(text) is None
+
+
+def _values_of(reading) -> list[complex] | None:
+    """A math-verify reading's values, letters at the screen's point."""
+    from sympy import FiniteSet, Float, Interval, Tuple
+
+    if isinstance(reading, (FiniteSet, Tuple)):
+        items = list(reading.args)
+    elif isinstance(reading, Interval):
+        items = [reading.start, reading.end]
+    else:
+        items = [reading]
+    out = []
+    for item in items:
+        point = {s: Float(str(screen.POINT[s.name]), 60) for s in item.free_symbols}
+        out.append(complex(item.subs(point).evalf(60)))
+    return out
+
+
+TRICKY = [
+    "2^2x", "x^2y", "2x^2", r"\sqrt{2}x", r"x\sqrt{2}", r"2\pi x", r"\pi x", "x^y", "-x^2",
+    "1/2/3", "2 x", "1.5x", ".5", "0.5", r"2\cdot\pi", "(1, 2, 3)", "[1, 2, 3]", r"\{1,2,3\}",
+    "1, 2, 3", "1 \\pm 2", r"-1 \pm \sqrt{2}", "0.1 + 0.2", "10^{-3}", "2^{0.5}", "8^{1/3}",
+    "4^{-1/2}", "(-2)^3", "x^{-1}", "x^0", "x - x", "2x/3", r"\frac{x}{y}", "2^{x+1}",
+    r"\pi^2", r"\sqrt{2}^2", "{2}^{3}", r"5 \times 10^{3}", r"1\times10^{-5}", "-0", "007",
+    "(x)", "-(x)", r"\frac{-1}{2}", "(-1)/2", "1/(-2)", r"\left[1,2\right]", "(1,2]", "-5,5",
+]  # fmt: skip
+
+
+def test_reading_is_math_verifys_on_golds_and_tricky_forms(math500_path) -> None:
+    """Every answer the screen reads has the values of every sympy object math-verify parses
+    from it, as a gold and as a candidate, and no rewrite changes it."""
+    golds = [json.loads(line)["answer"] for line in math500_path.open(encoding="utf-8")]
+    read = 0
+    for text in golds + TRICKY:
+        ours = answer_values(text)
+        if ours is None:
+            continue
+        read += 1
+        assert rewrite_answer(text).text == text and prepare_candidate("1", text).text == text
+        ours_c = [complex(v) for v in ours]
+        for readings in (
+            verify_module.parse_gold(text),
+            verify_module.candidate_readings("1", text),
+        ):
+            expressions = [r for r in readings if not isinstance(r, str)]
+            assert expressions, text
+            for expression in expressions:
+                theirs = _values_of(expression)
+
+                def near(a: complex, b: complex) -> bool:
+                    return abs(a - b) <= 1e-12 * (1 + abs(a))
+
+                assert all(any(near(a, b) for b in theirs) for a in ours_c), (text, expression)
+                assert all(any(near(b, a) for a in ours_c) for b in theirs), (text, expression)
+    assert read > 300  # most MATH-500 golds are plain values
+
+
+def test_settled_pairs_are_never_equivalent_to_math_verify(math500_path) -> None:
+    """Golds against each other, against themselves nudged, and against plain wrong values:
+    every pair the screen settles is one math-verify calls not equivalent."""
+    golds = [json.loads(line)["answer"] for line in math500_path.open(encoding="utf-8")]
+    rng = random.Random(0)
+    pairs = [(rng.choice(golds), rng.choice(golds)) for _ in range(300)]
+    pairs += [(g, f"{g} + 0.00002") for g in golds[:100]] + [(g, "x") for g in golds[:100]]
+    settled = 0
+    for gold, candidate in pairs:
+        if surely_different(gold, candidate):
+            settled += 1
+            assert verify_module.first_equivalent(gold, [candidate]) is None, (gold, candidate)
+    assert settled > 250
+
+
+def test_equal_and_close_values_are_left_to_math_verify() -> None:
+    assert not surely_different(r"\frac{1}{3}", "0.333333")  # math-verify rounds to 6 places
+    assert not surely_different("0.5", "0.500001")
+    assert not surely_different(r"2\sqrt{3}", r"\sqrt{12}")
+    assert not surely_different("1,-2", "-2, 1")
+    assert surely_different("0.5", "0.50002")
+    assert surely_different("1,-2", "1")  # a set against a scalar
+    assert surely_different("5", "x")  # a variable is no constant
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"5^{5^{5^{5^5}}}",
+        "(" * 150 + "1" + ")" * 150,
+        r"\sqrt{" * 60 + "2" + "}" * 60,
+        "1+" * 99 + "1",
+        "9" * 10**6,
+        "x" * 10**6,
+    ],
+)
+def test_hostile_forms_cost_microseconds(text: str) -> None:
+    start = time.perf_counter()
+    surely_different(text, "7")
+    assert time.perf_counter() - start < 0.005
+
+
+def test_grader_settles_screened_pairs_without_a_worker() -> None:
+    with Grader(deadline=2.0) as g:
+        assert g.equivalent(r"11\sqrt{5} + 11", "11") == Verdict(False, "fast")
+        assert g.equivalent(r"\frac{14}{3}", "x") == Verdict(False, "fast")
+        match = g.first_equivalent("(-1, 6)", ["(-5, 5)", "-2", "6", "2x"])
+        assert (match.index, match.checked) == (None, 0)
+        assert "pool" not in g._resources  # no worker was ever started
