@@ -259,8 +259,8 @@ class Grader:
         cache_size: int = 100_000,
         preload: bool = True,
     ):
-        """``deadline``: seconds one candidate may take; ``workers``: worker processes;
-        ``cache_size``: verdicts kept (0 disables the cache, e.g. to benchmark it);
+        """``deadline``: seconds of worker CPU one candidate may take; ``workers``: worker
+        processes; ``cache_size``: verdicts kept (0 disables the cache, e.g. to benchmark it);
         ``preload``: import math-verify here before forking the workers (see the module
         docstring)."""
         if not deadline > 0:
@@ -580,7 +580,7 @@ def _deadline_from_env() -> float:
 def default_grader(preload: bool = True) -> Grader:
     """The process-wide grader, created on first use and closed at interpreter exit.
 
-    Its deadline comes from ``THINKBENCH_GRADE_DEADLINE`` (seconds, default 5). Sharing one
+    Its deadline comes from ``THINKBENCH_GRADE_DEADLINE`` (CPU seconds, default 5). Sharing one
     grader shares its workers and its verdict cache across every task of a run. ``preload``
     applies when this call creates it (see :class:`Grader`). A process forked from one that
     had a default grader gets its own: the inherited one's workers belong to the parent.
