@@ -116,3 +116,162 @@ def test_statement_search_finds_what_the_patterns_find():
             assert fast == [m.span("value") for m in pattern.finditer(text)], text
             found += len(fast)
     assert found > 500
+
+
+def _first(reasoning, gold, grader, problem=None, answer=None):
+    return locate_first_correct(
+        reasoning, split_separator(reasoning), gold, grader, problem=problem, answer=answer
+    )
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step", "quote"),
+    [
+        # the result of an equation chain for the asked formula
+        (
+            "Find $a + b$.",
+            "We have a = -3 and b = 3.\n\nSo, \\(a + b = -3 + 3 = 0\\).",
+            "0",
+            1,
+            "\\(a + b = -3 + 3 = 0\\)",
+        ),
+        # the model's own variable, in a display
+        (
+            "What is the smallest $n$ that works?",
+            "Solving, \\[ n = 6 \\]\n\nSo the answer is 6.",
+            "6",
+            0,
+            "\\[ n = 6 \\]",
+        ),
+        # a named quantity in words: "the degree should be 4"
+        (
+            "What is the degree of the polynomial $x^4 + 3$?",
+            "The exponents are 4 and 0.\n\nSo the degree should be 4.",
+            "4",
+            1,
+            "the degree should be 4",
+        ),
+        # "the smallest integer ... is 17"
+        (
+            "What is the smallest integer greater than 16.5?",
+            "Ceilings round up.\n\nThe smallest integer greater than 16.5 is 17.",
+            "17",
+            1,
+            "The smallest integer greater than 16.5 is 17",
+        ),
+        # an unnamed computation adopted at once: "N = 2*36 + ..." style and "which is 36 miles"
+        (
+            "How many miles does she walk?",
+            "She walks on 9 days.\n\nSo, she walks 9 days times 4 miles per day, which is 36 "
+            "miles.\n\nSo the number of miles is 36.",
+            "36",
+            1,
+            "she walks 9 days times 4 miles per day, which is 36",
+        ),
+        (
+            "Solve for $x$: $441+2(21)(19)+361=x$.",
+            "Adding up:\n\n\\(1239 + 361 = 1600\\).\n\nSo, \\(x = 1600\\).",
+            "1600",
+            1,
+            "\\(1239 + 361 = 1600\\)",
+        ),
+        # an intermediate part of the asked formula is skipped, its value reached later
+        (
+            "What is the value of $g(f(5)-1)$?",
+            "f(5) = 2*(5) - 3 = 7.\n\nThen f(5) - 1 = 6, and g(6) = 6 + 1 = 7.\n\n"
+            "So, the value of g(f(5) - 1) is 7.",
+            "7",
+            1,
+            "g(6) = 6 + 1 = 7",
+        ),
+        # an interval reached as inequalities
+        (
+            "Solve $x^2 < 3$. Express your answer in interval notation.",
+            "Taking square roots, -sqrt(3) < x < sqrt(3).\n\nSo the answer is "
+            "$(-\\sqrt{3}, \\sqrt{3})$.",
+            "(-\\sqrt{3}, \\sqrt{3})",
+            0,
+            "Taking square roots, -sqrt(3) < x < sqrt(3).",
+        ),
+    ],
+)
+def test_real_phrasings_are_commitments(grader, problem, reasoning, gold, step, quote):
+    found = _first(reasoning, gold, grader, problem)
+    assert (found.step_index, found.quote) == (step, quote), found
+    assert found.rule in ("asked", "adopted", "result", "answer", "boxed")
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold"),
+    [
+        # a restated given
+        ("If $x = 6$, what is $x + 1$?", "We know x = 6.\n\nSo x + 1 = 8.", "6"),
+        # a hypothesis, a question, an option list, a guess
+        ("Find $x$.", "If x = 6, then 2x = 12.\n\nSo x = 5.", "6"),
+        ("Find $x$.", "Is x = 6?\n\nNo, x = 5.", "6"),
+        ("Find $n$.", "Maybe n is 35 or 36.\n\nActually n = 40.", "36"),
+        ("Find $n$.", "Let's try n = 36: it fails.\n\nSo n = 40.", "36"),
+        # an intermediate quantity equal to the gold
+        ("What is the value of $g(f(5)-1)$?", "f(5) = 2*(5) - 3 = 7.\n\nSo the answer is 9.", "7"),
+        ("What is the area?", "The radius is 6.\n\nSo the area is 36π.", "6"),
+        # several solutions listed, none chosen yet; a trial opened with "n = 4:"
+        ("Find the largest $x$.", "The solutions are x = 6, x = 1, and x = -2.", "6"),
+        ("Find $n$.", "n = 4:\n\n4 * 3 = 12, too big.", "4"),
+        # a computation not carried out yet, and a value cut at its sentence's end
+        ("Express $5^5 \\div 5^4 - 5^3 + 5^2 \\cdot 5^1$.", "It becomes 5 - 125 + 125.", "5"),
+        ("Find $d$.", "So, \\( d \\) divides \\( 13 \\). Thus d is 1 or 13.", "13"),
+    ],
+)
+def test_non_commitments_are_not_located(grader, problem, reasoning, gold):
+    found = _first(reasoning, gold, grader, problem)
+    assert found.step_index is None, found
+
+
+def test_an_unnamed_result_is_not_adopted_after_other_work(grader):
+    """An anonymous result counts when the model's next commitment names it, and not when it
+    computed something else first (it was an intermediate that happened to equal the gold)."""
+    adopted = "The total: \\(1239 + 361 = 1600\\).\n\nSo, \\(x = 1600\\)."
+    assert _first(adopted, "1600", grader, "Find $x$.").step_index == 0
+    moved_on = "Note \\(3 \\times 4 = 12\\).\n\nThen \\(12 + 5 = 17\\).\n\nSo, \\(x = 12\\)."
+    found = _first(moved_on, "12", grader, "Find $x$.")
+    assert (found.step_index, found.rule) == (2, "asked")
+
+
+def test_rewriting_tasks_need_the_gold_form(grader):
+    """When the problem asks to simplify a formula, every rewriting step equals the gold; only
+    the gold's form counts."""
+    reasoning = (
+        "So \\(\\frac{3}{\\sqrt{27}} = \\frac{1}{\\sqrt{3}}\\).\n\n"
+        "Rationalizing, \\(\\frac{1}{\\sqrt{3}} = \\frac{\\sqrt{3}}{3}\\)."
+    )
+    found = _first(reasoning, "\\frac{\\sqrt{3}}{3}", grader, "Simplify $\\frac{3}{\\sqrt{27}}$.")
+    assert found.step_index == 1
+
+
+def test_the_final_statement_names_the_asked_quantity(grader):
+    """Without a question, the answer part's boxed statement says what the asked quantity is
+    called ("the median"), so "the median is 81" in the reasoning counts."""
+    reasoning = "The sum is 3^7.\n\nSo, the median is 81.\n\nLet me check: 81 * 27 = 2187."
+    assert _first(reasoning, "81", grader).step_index is None  # who knows what "median" is
+    found = _first(reasoning, "81", grader, answer="Thus the median is \\(\\boxed{81}\\).")
+    assert (found.step_index, found.rule) == (1, "asked")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "intervals"),
+    [
+        ("which is when \\( 0 < x < 36 \\), excluding \\( x = 9 \\)", ["(0, 9) \\cup (9, 36)"]),
+        ("So it holds when x < 2 or x > 3.", ["(-\\infty, 2) \\cup (3, \\infty)"]),
+        (
+            "So, \\( p \\) is greater than \\( \\frac{3}{5} \\) and less than or equal to 8/3.",
+            ["(\\frac{3}{5}, \\frac{8}{3}]"],
+        ),
+        ("for \\( x \\) in the interval \\([-2, 7]\\).", ["[-2, 7]"]),
+        ("\\( -2 \\le x \\le 7 \\)", ["[-2, 7]"]),
+        ("The roots are 2 and 3.", []),
+    ],
+)
+def test_inequalities_read_as_intervals(sentence, intervals):
+    from lm_eval_thinkbench.locate.intervals import interval_statements
+
+    assert interval_statements(sentence) == intervals

@@ -27,90 +27,18 @@ from lm_eval_thinkbench.locate.claims import Claim, math_spans
 
 #: Words of a question that asks for an extremum ("the maximum value of $f$" asks for the
 #: maximum, not for f).
-EXTREMUM = frozenset(["maximum", "minimum", "larg", "small", "great", "less", "few", "most", "big"])
+EXTREMUM = frozenset(("maximum", "minimum", "larg", "small", "great", "less", "few", "most", "big"))
 _STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "by",
-        "with",
-        "from",
-        "and",
-        "or",
-        "that",
-        "this",
-        "these",
-        "those",
-        "is",
-        "are",
-        "be",
-        "its",
-        "it",
-        "their",
-        "his",
-        "her",
-        "our",
-        "my",
-        "your",
-        "we",
-        "i",
-        "you",
-        "they",
-        "he",
-        "she",
-        "which",
-        "what",
-        "how",
-        "many",
-        "much",
-        "there",
-        "here",
-        "as",
-        "than",
-        "then",
-        "so",
-        "all",
-        "any",
-        "some",
-        "each",
-        "every",
-        "can",
-        "could",
-        "would",
-        "should",
-        "will",
-        "must",
-        "may",
-        "might",
-        "do",
-        "does",
-        "did",
-        "done",
-        "find",
-        "compute",
-        "determine",
-        "calculate",
-        "evaluate",
-        "express",
-        "enter",
-        "give",
-        "write",
-        "simplify",
-        "solve",
-        "let",
-        "if",
-        "when",
-        "where",
-        "such",
-    ]
-)
+    (
+        "the", "a", "an", "of", "in", "on", "at", "to", "for", "by", "with", "from", "and", "or",
+        "that", "this", "these", "those", "is", "are", "be", "its", "it", "their", "his", "her",
+        "our", "my", "your", "we", "i", "you", "they", "he", "she", "which", "what", "how", "many",
+        "much", "there", "here", "as", "than", "then", "so", "all", "any", "some", "each", "every",
+        "can", "could", "would", "should", "will", "must", "may", "might", "do", "does", "did",
+        "done", "find", "compute", "determine", "calculate", "evaluate", "express", "enter", "give",
+        "write", "simplify", "solve", "let", "if", "when", "where", "such",
+    )
+)  # fmt: skip
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 #: The question: the sentence that asks (a question mark or an imperative verb).
 _ASKS = re.compile(
@@ -159,22 +87,11 @@ def content_words(name: str) -> frozenset[str]:
 
 #: Modifiers that pick one thing out of several of the same kind.
 _ORDINALS = frozenset(
-    [
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "fifth",
-        "last",
-        "final",
-        "next",
-        "previous",
-        "initial",
-        "remaining",
-        "non-zero",
-        "nonzero",
-    ]
-)
+    (
+        "first", "second", "third", "fourth", "fifth", "last", "final", "next", "previous",
+        "initial", "remaining", "non-zero", "nonzero",
+    )
+)  # fmt: skip
 
 
 def head_word(name: str) -> str | None:
@@ -223,44 +140,13 @@ def _stem(word: str) -> str:
 
 
 #: Words that carry no identity of their own in a name ("the value of ...").
-_GENERIC_WORDS = [
-    "value",
-    "values",
-    "final",
-    "answer",
-    "result",
-    "results",
-    "number",
-    "numbers",
-    "total",
-    "amount",
-    "exact",
-    "actual",
-    "possible",
-    "expression",
-    "quantity",
-    "sum",
-    "thing",
-    "one",
-    "ones",
-    "given",
-    "required",
-    "desired",
-    "resulting",
-    "real",
-    "vector",
-    "matrix",
-    "fraction",
-    "form",
-    "tuple",
-    "pair",
-    "simplified",
-    "decimal",
-    "base",
-    "binary",
-    "octal",
-    "notation",
-]
+_GENERIC_WORDS = (
+    "value", "values", "final", "answer", "result", "results", "number", "numbers", "total",
+    "amount", "exact", "actual", "possible", "expression", "quantity", "sum", "thing", "one",
+    "ones", "given", "required", "desired", "resulting", "real", "vector", "matrix", "fraction",
+    "form", "simplified", "decimal", "base", "binary", "octal", "notation", "entire", "whole",
+    "original", "overall",
+)  # fmt: skip
 GENERIC = frozenset(map(_stem, _GENERIC_WORDS))
 
 
@@ -362,25 +248,11 @@ def _math_parts(name: str) -> list[str]:
 
 
 _PREPOSITIONS = frozenset(
-    [
-        "of",
-        "for",
-        "on",
-        "onto",
-        "under",
-        "in",
-        "at",
-        "to",
-        "from",
-        "with",
-        "by",
-        "between",
-        "than",
-        "over",
-        "into",
-        "about",
-    ]
-)
+    (
+        "of", "for", "on", "onto", "under", "in", "at", "to", "from", "with", "by", "between",
+        "than", "over", "into", "about",
+    )
+)  # fmt: skip
 _DELIMITERS = re.compile(r"\\[()\[\]]|\$")
 
 
@@ -400,7 +272,7 @@ _ASK_VERB = re.compile(
 )
 #: What may stand between the asking verb and an asked formula ("What is the value of $x$").
 _ASK_FILLER = re.compile(
-    r"(?i)^(?:\s|[,.]|\b(?:the|a|an|all|value|values|numerical|exact|of|is|are|for|integer|integers"
+    r"(?i)^(?:\s|[,.:]|\b(?:the|a|an|all|value|values|numerical|exact|of|is|are|for|integer|integers"
     r"|length|measure|degree|median|segment|side"
     r"|positive|negative|real|number|numbers|possible|and"
     r"|expression|quantity|sum|product|number|ordered|pair|triple|vector"

@@ -50,7 +50,6 @@ class MathSpan:
     end: int
     inner_start: int
     inner_end: int
-    display: bool
 
 
 def math_spans(text: str) -> list[MathSpan]:
@@ -58,7 +57,7 @@ def math_spans(text: str) -> list[MathSpan]:
     spans = []
     for m in _MATH.finditer(text):
         group = next(g for g in ("d1", "d2", "d3", "i1", "i2") if m.group(g) is not None)
-        spans.append(MathSpan(m.start(), m.end(), m.start(group), m.end(group), group[0] == "d"))
+        spans.append(MathSpan(m.start(), m.end(), m.start(group), m.end(group)))
     return spans
 
 
@@ -191,7 +190,7 @@ class Claim:
     "if"/"when" clause a claim depends on (flag "condition"): "when x = 4, the value is 11" is
     a commitment when x = 4 is what the problem gives, a hypothesis otherwise. ``flags``:
     "question", "hypothesis", "condition", "premise" (the condition itself), "check",
-    "option", "list", "header", "negated", "approx", "mention", "boxed".
+    "option", "intermediate", "list", "header", "negated", "approx", "mention", "boxed".
     """
 
     start: int
@@ -268,7 +267,7 @@ def _sentences(text: str, spans: list[MathSpan]) -> Iterator[tuple[int, int]]:
     """Sentence spans: ends at ``.``/``!``/``?`` before a space, or a line break, outside math."""
     at = 0
     start = 0
-    for span in [*spans, MathSpan(len(text), len(text), len(text), len(text), False)]:
+    for span in [*spans, MathSpan(len(text), len(text), len(text), len(text))]:
         for m in _SENTENCE_END.finditer(text, at, span.start):
             if text[start : m.end()].strip():
                 yield start, m.end()
@@ -409,7 +408,7 @@ _MODULUS = re.compile(
 )
 #: Units after a value (``16\\text{ cm}``, ``288 \\text{ cm}^3``).
 _UNIT = re.compile(
-    r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z .]*\}(?:\^?\{?[23]\}?|[²³])?\s*$"
+    r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z .]*\}(?:\^\{[23]\}|\^[23]|[²³])?\s*$"
 )
 #: Operators spelt out in prose ("2 times cos A", "18 plus 5"): a value goes on past them.
 _OPERATOR_WORDS = {
@@ -431,44 +430,13 @@ def _spoken_operators(value: str) -> str:
 
 #: Words after a prose value that are no unit of it ("6 is", "4 and").
 _NOT_UNITS = frozenset(
-    [
-        "and",
-        "the",
-        "but",
-        "then",
-        "which",
-        "that",
-        "this",
-        "with",
-        "for",
-        "from",
-        "into",
-        "when",
-        "where",
-        "since",
-        "because",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "had",
-        "not",
-        "also",
-        "just",
-        "only",
-        "times",
-        "plus",
-        "minus",
-        "over",
-        "divided",
-        "multiplied",
-        "than",
-        "is",
-        "its",
-        "it",
-    ]
-)
+    (
+        "and", "the", "but", "then", "which", "that", "this", "with", "for", "from", "into", "when",
+        "where", "since", "because", "are", "was", "were", "has", "have", "had", "not", "also",
+        "just", "only", "times", "plus", "minus", "over", "divided", "multiplied", "than", "is",
+        "its", "it",
+    )
+)  # fmt: skip
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 #: Breaks that end one part of a sentence and start another (for option lists).
 _SEGMENT_BREAKS = frozenset(
@@ -536,9 +504,17 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     _mark_lists(state, first, segments)
 
 
+#: A value the model sets aside for a later step: an intermediate by its own account.
+_FOR_LATER = re.compile(
+    r"(?i)\b(?:(?:need|use|keep|save|come\s+back\s+to)\s+(?:it|this|that|them)?\s*later"
+    r"|for\s+later|later\s+on)\b"
+)
+
+
 def sentence_flags(sentence: str) -> set[str]:
     """What a whole sentence says about the values in it: "question", "hypothesis" (it opens
-    with "if", "suppose", "let's try", ...), "check", "option" (maybe, perhaps, not sure)."""
+    with "if", "suppose", "let's try", ...), "check", "option" (maybe, perhaps, not sure),
+    "intermediate" ("which I need later")."""
     sentence = sentence.strip()
     flags: set[str] = set()
     if sentence.endswith("?"):
@@ -549,6 +525,8 @@ def sentence_flags(sentence: str) -> set[str]:
         flags.add("check")
     if _OPTION_WORDS.search(sentence):
         flags.add("option")
+    if _FOR_LATER.search(sentence):
+        flags.add("intermediate")
     return flags
 
 
@@ -888,7 +866,10 @@ def _value(
         value = _clean(text[start:end])
         if not value or not _looks_like_value(value):
             return None
-        return start + max(text.find(value, start, end) - start, 0), value, None
+        after = term.pieces[1] if len(term.pieces) > 1 else None  # "$12$ pairs"
+        unit = re.match(r"[\s)$\\]*([A-Za-z]{2,}s)\b", text[end : after[1]]) if after else None
+        at = start + max(text.find(value, start, end) - start, 0)
+        return at, value, unit.group(1) if unit else None
     raw = text[start:end]
     named = re.match(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)", raw)
     if named and named.group(1).lower() in words:  # "an ellipse" when the gold is a word
@@ -921,7 +902,7 @@ def _value(
         return None
     if any(w in _OPERATOR_WORDS for w in value.lower().split()):
         value = _spoken_operators(value)
-    unit = re.match(r"\s*([A-Za-z]{3,})\b", raw[kept_end:])
+    unit = re.match(r"\s*([A-Za-z]{2,}s)\b", raw[kept_end:])  # a plural noun: "36 miles"
     at = raw.find(value)
     return start + max(at, 0), value, unit.group(1) if unit else None
 

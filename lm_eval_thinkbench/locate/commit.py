@@ -55,7 +55,6 @@ from lm_eval_thinkbench.locate.claims import (
     sentences,
 )
 from lm_eval_thinkbench.locate.intervals import interval_statements
-from lm_eval_thinkbench.locate.screen import surely_unequal
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import split_separator, step_index_at
 
@@ -63,10 +62,16 @@ from lm_eval_thinkbench.steps import split_separator, step_index_at
 #: not yet sure of it ("2(n + 7) - (2n + 1) = 13", then "the possible values are 1 and 13").
 #: A question ("So 6 days not working?") only asks itself to check.
 _DOUBT = frozenset(("option", "list"))
+#: Flags of a value the model sets aside ("which I need later", "though not every condition is
+#: used yet"): still a computation of something else between a result and its adoption.
+_ASIDE = frozenset(("option", "intermediate"))
 #: Flags that make a claim no commitment.
 _REJECT = frozenset(
-    ("question", "hypothesis", "premise", "check", "option", "list", "header", "negated")
-)
+    (
+        "question", "hypothesis", "premise", "check", "option", "intermediate", "list",
+        "header", "negated",
+    )
+)  # fmt: skip
 #: Names that say "the asked quantity" in so many words: "the answer", "the value we are
 #: looking for", "the required value", "what we want".
 _ANSWER_WORD = re.compile(
@@ -114,7 +119,11 @@ def first_commitment(
     problem: str | None = None,
     answer: str | None = None,
 ) -> Found:
-    """The first claim of ``reasoning`` that commits to ``gold`` (see the module docstring)."""
+    """The first claim of ``reasoning`` that commits to ``gold`` (see the module docstring).
+
+    Values are read without a unit after them ("864 square inches"), so a gold that carries
+    one (``864 \\mbox{ inches}^2``) is graded without it too."""
+    gold = unitless(gold)
     joins = gold_joins(gold)
     words = frozenset(w.lower() for w in _TEXT_GOLD.findall(gold))
     reading = read(reasoning, joins, words)
@@ -134,6 +143,11 @@ def first_commitment(
     )
     candidates = _candidates(reasoning, claims, asked, gold, problem)
     doubts = [(c.start, name_key(c.value)) for c in reading.claims if c.flags & _DOUBT]
+    asides = [  # numbers set aside; a formula "perhaps the expression is ..." is no result
+        (c.start, name_key(c.value))
+        for c in reading.claims
+        if c.flags & _ASIDE and not _has_letter(c.value) and not pending_operation(c.value)
+    ]
     free = frozenset(problem_variables(problem) - asked.math) if problem else frozenset()
     return _first_equal(
         candidates,
@@ -142,8 +156,21 @@ def first_commitment(
         integer_gold=_collides(gold),
         rewrite=form_task(problem),
         doubts=doubts,
+        asides=asides,
         free=free,
     )
+
+
+def unitless(gold: str) -> str:
+    """``gold`` without a trailing unit (``864 \\mbox{ inches}^2`` -> ``864``), when something
+    is left."""
+    stripped = _GOLD_UNIT.sub("", gold).strip()
+    return stripped if stripped else gold
+
+
+_GOLD_UNIT = re.compile(
+    r"\s*\\(?:mbox|text|mathrm)\s*\{\s*[A-Za-z][A-Za-z .]*\}(?:\^\{?[23]\}?)?\s*$"
+)
 
 
 def gold_joins(gold: str) -> frozenset[str]:
@@ -399,12 +426,15 @@ def _first_equal(
     integer_gold: bool,
     rewrite: bool,
     doubts: Sequence[tuple[int, str]],
+    asides: Sequence[tuple[int, str]],
     free: frozenset[str],
 ) -> Found:
     """Walk the candidates in order, grading lazily. An open claim equal to the gold is a
-    result at once when the problem asks to rewrite a formula (it is in the gold's form, which
-    nothing else is) or when the gold is no integer and the claim names its value in no words
-    of its own; otherwise it needs the adoption rule (module docstring)."""
+    result at once when the gold is no integer and the claim names its value in no words of its
+    own nor by a variable of the problem, or when the problem asks to rewrite a formula (the
+    claim is in the gold's form, which an intermediate is not; for a plain integer, which has
+    no form to tell, only an unnamed claim); otherwise it needs the adoption rule (module
+    docstring)."""
     verdicts: dict[str, bool] = {}
     graded = timeouts = 0
 
@@ -412,14 +442,7 @@ def _first_equal(
         nonlocal graded, timeouts
         value = candidates[i].value
         if value not in verdicts:
-            batch = []
-            for c in candidates[i:]:
-                if c.value not in verdicts and surely_unequal(gold, c.value):
-                    verdicts[c.value] = False  # plainly another number: no worker call
-                elif c.value not in verdicts and c.value not in batch:
-                    batch.append(c.value)
-            if value in verdicts:
-                return verdicts[value]
+            batch = list(dict.fromkeys(c.value for c in candidates[i:] if c.value not in verdicts))
             match = grader.first_equivalent(gold, batch)
             graded += len(batch) if match.index is None else match.index + 1
             timeouts += match.timeouts
@@ -437,21 +460,25 @@ def _first_equal(
         if candidate.kind != "open":
             return Found(candidate.claim, candidate.kind, graded, timeouts)
         by_variable = any(name_key(n) in free for n in candidate.claim.names)
-        if rewrite or not (integer_gold or by_variable or named_in_words(candidate.claim)):
+        named = any(_has_letter(n) for n in candidate.claim.names)
+        if (rewrite and not (integer_gold and named)) or not (
+            integer_gold or by_variable or named_in_words(candidate.claim)
+        ):
             return Found(candidate.claim, "result", graded, timeouts)
         adopter = next(
             (j for j in range(i + 1, len(candidates)) if candidates[j].kind != "open"), None
         )
         if adopter is None:
             continue
-        named = any(_has_letter(n) for n in candidate.claim.names)
         if named and candidates[adopter].paragraph - candidate.paragraph > 1:
             continue  # a named value is adopted in the same paragraph or the next, or not at all
         key = name_key(candidate.value)
         start, stop = candidate.claim.start, candidates[adopter].claim.start
         if any(start < at < stop and k == key for at, k in doubts):
             continue
-        if not named and any(name_key(c.value) != key for c in candidates[i + 1 : adopter]):
+        if any(start < at < stop and k != key for at, k in asides) or (
+            not named and any(name_key(c.value) != key for c in candidates[i + 1 : adopter])
+        ):
             continue  # the model computed something else before adopting: not its result
         if equal(adopter):
             return Found(candidate.claim, "adopted", graded, timeouts)

@@ -1,0 +1,92 @@
+"""The rule locator against hand annotations of real Sky-T1 traces (FIRST_CORRECT_PROTOCOL.md).
+
+Floors are what the locator measures minus a little (``benchmarks/locator_truth.py`` prints the
+figures): the dev set (20 traces, two annotation passes) and the design set (102 traces, one
+pass, read while the rules were designed). The scripted judge that answers the annotated step
+must agree on every trace, which checks that the judge path maps an index to its step and
+tokens.
+"""
+
+import json
+from pathlib import Path
+
+import pytest
+from support.data import SHARED_DATA
+
+from lm_eval_thinkbench.locate.truth import measure, read_annotations, summary
+from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.tokens import get_counter
+
+TRACES = SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"
+MATH500 = SHARED_DATA / "math500" / "test.jsonl"
+DEV = SHARED_DATA / "traces" / "first_correct_dev.jsonl"
+DESIGN = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "first_correct_design.jsonl"
+
+
+@pytest.fixture(scope="module")
+def grader():
+    with Grader(deadline=5.0) as g:
+        yield g
+
+
+@pytest.fixture(scope="module")
+def counter():
+    return get_counter(None)
+
+
+def _data(path):
+    if not (path.exists() and TRACES.exists() and MATH500.exists()):
+        pytest.skip(f"shared data not found ({path})")
+    return read_annotations(path, TRACES, MATH500)
+
+
+@pytest.mark.parametrize(
+    ("name", "exact", "near", "error"),
+    [("dev", 19 / 20, 19 / 20, 0.02), ("design", 0.90, 0.90, 0.04)],
+)
+def test_rule_locator_agrees_with_annotations(grader, counter, name, exact, near, error):
+    items = _data(DEV if name == "dev" else DESIGN)
+    rows = [measure(item, grader, counter) for item in items]
+    assert all(r.steps == item.n_steps for r, item in zip(rows, items, strict=True))
+    s = summary(rows)
+    misses = [(r.idx, r.annotated, r.chosen, r.rule) for r in rows if not r.exact]
+    assert s["exact"] >= exact * s["n"], misses
+    assert s["within_one"] >= near * s["n"], misses
+    assert s["mean_efficiency_error"] < error
+    assert all(r.quote for r in rows if r.chosen >= 0)  # the record says what matched
+
+
+def test_scripted_judge_maps_indices_to_steps(grader, counter):
+    rows = [measure(item, grader, counter, "judge") for item in _data(DEV)]
+    s = summary(rows)
+    assert s["exact"] == s["n"] and s["mean_efficiency_error"] == 0.0
+
+
+def test_r1_traces_are_read_from_their_source_file(grader, counter, tmp_path):
+    """A record's ``source`` names a DeepSeek-R1 file beside the Sky-T1 one: its thinking and
+    answer come as separate fields, and its problem and gold from the file itself."""
+    _data(DEV)
+    path = tmp_path / "r1.jsonl"
+    record = {"source": "r1_openrouter_math_train.json", "idx": 0, "first_correct_step": 8}
+    path.write_text(json.dumps(record) + "\n")
+    (item,) = read_annotations(path, TRACES, MATH500)
+    assert item.gold == "0" and "a+b" in item.problem.replace(" ", "")
+    row = measure(item, grader, counter)
+    assert (row.annotated, row.chosen, row.rule) == (8, 8, "asked")
+    assert row.quote == "a + b = (-3) + 3 = 0"
+
+
+def test_bad_annotation_files_name_the_record(tmp_path):
+    _data(DEV)  # skips without the shared data
+    path = tmp_path / "ann.jsonl"
+    path.write_text(json.dumps({"idx": 2, "first_correct_step": 3}) + "\n" + '{"idx": "x"}\n')
+    with pytest.raises(ValueError, match="record 2: needs an integer idx"):
+        read_annotations(path, TRACES, MATH500)
+    path.write_text(json.dumps({"idx": 100000, "first_correct_step": 3}) + "\n")
+    with pytest.raises(ValueError, match="idx 100000 is not in"):
+        read_annotations(path, TRACES, MATH500)
+    path.write_text(json.dumps({"source": "../x.json", "idx": 0, "first_correct_step": 3}))
+    with pytest.raises(ValueError, match="is not a file name"):
+        read_annotations(path, TRACES, MATH500)
+    with pytest.raises(ValueError, match="locator must be one of"):
+        measure(read_annotations(DEV, TRACES, MATH500)[0], None, None, "oracle")
