@@ -48,6 +48,36 @@ def run_cli(cmd: list[str], env: dict[str, str], timeout: float = 600) -> None:
     assert proc.returncode == 0, f"{cmd[0]} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
 
 
+def run_local_chat(
+    base_url: str, tasks: str, out: Path, env: dict[str, str], *extra: str, model_args: str = ""
+) -> None:
+    """Plain ``lm_eval --model local-chat-completions`` on ``tasks`` against the OpenAI-compatible
+    server at ``base_url`` (``.../v1``), with the chat template, logging samples under ``out``;
+    ``extra`` are more lm_eval options, ``model_args`` more model arguments."""
+    from lm_eval_thinkbench import TASKS_DIR
+    from lm_eval_thinkbench.cli import tasks_installed
+
+    args = f"model=fake-model,base_url={base_url}/chat/completions,max_retries=1"
+    run_cli(
+        [
+            str(BIN / "lm_eval"),
+            "--model",
+            "local-chat-completions",
+            "--model_args",
+            f"{args},{model_args}" if model_args else args,
+            "--tasks",
+            tasks,
+            "--apply_chat_template",
+            "--log_samples",
+            "--output_path",
+            str(out),
+            *extra,
+            *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
+        ],
+        env,
+    )
+
+
 def read_results(out: Path) -> tuple[dict, list[dict]]:
     """The newest results JSON under ``out`` and every logged sample line."""
     results = sorted(out.rglob("results_*.json"))

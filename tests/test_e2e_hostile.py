@@ -14,11 +14,9 @@ import os
 import time
 
 import pytest
-from e2e_support import BIN, read_results, run_cli
+from e2e_support import read_results, run_local_chat
 from support.fake_openai import FakeOpenAIServer
 
-from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.harness.data import read_jsonl
 
 pytestmark = pytest.mark.e2e
@@ -55,25 +53,13 @@ def test_hostile_responses_are_scored_and_logged(tmp_path, math500_path):
     env = {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path), "HF_HUB_OFFLINE": "1"}
     with FakeOpenAIServer(tmp_path / "server", rules, reasoning_field="none") as server:
         start = time.monotonic()
-        run_cli(
-            [
-                str(BIN / "lm_eval"),
-                "--model",
-                "local-chat-completions",
-                "--model_args",
-                f"model=fake-model,base_url={server.base_url}/chat/completions,"
-                "max_retries=1,num_concurrent=4",
-                "--tasks",
-                "thinkbench_math500_level2",
-                "--limit",
-                str(len(HOSTILE)),
-                "--apply_chat_template",
-                "--log_samples",
-                "--output_path",
-                str(tmp_path / "out"),
-                *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
-            ],
+        run_local_chat(
+            server.base_url,
+            "thinkbench_math500_level2",
+            tmp_path / "out",
             env,
+            *("--limit", str(len(HOSTILE))),
+            model_args="num_concurrent=4",
         )
         elapsed = time.monotonic() - start
     results, samples = read_results(tmp_path / "out")

@@ -21,11 +21,9 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e_support import BIN, read_results, run_cli
+from e2e_support import read_results, run_local_chat
 from support.fake_openai import FakeOpenAIServer
 
-from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.critic import data
 from lm_eval_thinkbench.critic.parse import BEYOND
 from lm_eval_thinkbench.critic.prompts import deltabench_prompt, processbench_prompt
@@ -101,32 +99,18 @@ def test_hostile_critic_replies_are_read_and_logged(tmp_path, reading):
     env = {**os.environ, data.PROCESSBENCH_ENV: str(folder), "HF_HUB_OFFLINE": "1"}
     with FakeOpenAIServer(tmp_path / "server", rules, reasoning_field="none") as server:
         start = time.monotonic()
-        run_cli(
-            [
-                str(BIN / "lm_eval"),
-                "--model",
-                "local-chat-completions",
-                "--model_args",
-                f"model=fake-model,base_url={server.base_url}/chat/completions,"
-                "max_retries=1,num_concurrent=4",
-                "--tasks",
-                "thinkbench_processbench_gsm8k,thinkbench_deltabench",
-                "--limit",
-                str(len(PROCESSBENCH_HOSTILE)),
-                "--apply_chat_template",
-                # Past every reply's length: a reply longer than the limit would be taken for
-                # one the limit cut off (the harness's rule when a backend gives no finish
-                # reason), and never read.
-                "--gen_kwargs",
-                "max_gen_toks=100000000",
-                "--metadata",
-                json.dumps(metadata),
-                "--log_samples",
-                "--output_path",
-                str(tmp_path / "out"),
-                *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
-            ],
+        run_local_chat(
+            server.base_url,
+            "thinkbench_processbench_gsm8k,thinkbench_deltabench",
+            tmp_path / "out",
             env,
+            *("--limit", str(len(PROCESSBENCH_HOSTILE))),
+            # Past every reply's length: a reply longer than the limit would be taken for
+            # one the limit cut off (the harness's rule when a backend gives no finish
+            # reason), and never read.
+            *("--gen_kwargs", "max_gen_toks=100000000"),
+            *("--metadata", json.dumps(metadata)),
+            model_args="num_concurrent=4",
         )
         elapsed = time.monotonic() - start
     results, samples = read_results(tmp_path / "out")

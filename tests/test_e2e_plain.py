@@ -12,11 +12,9 @@ import json
 import os
 
 import pytest
-from e2e_support import BIN, read_results, run_cli
+from e2e_support import read_results, run_local_chat
 from support.fake_openai import FakeOpenAIServer
 
-from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.tokens import get_counter
 
 pytestmark = pytest.mark.e2e
@@ -38,26 +36,12 @@ RULES = [
 def test_plain_answers_are_complete_unless_cut_by_the_limit(tmp_path, math500_path):
     env = {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path), "HF_HUB_OFFLINE": "1"}
     with FakeOpenAIServer(tmp_path / "server", RULES, reasoning_field="none") as server:
-        run_cli(
-            [
-                str(BIN / "lm_eval"),
-                "--model",
-                "local-chat-completions",
-                "--model_args",
-                f"model=fake-model,base_url={server.base_url}/chat/completions,max_retries=1",
-                "--tasks",
-                "thinkbench_math500_level1",
-                "--limit",
-                "4",
-                "--gen_kwargs",
-                "max_gen_toks=64",
-                "--apply_chat_template",
-                "--log_samples",
-                "--output_path",
-                str(tmp_path / "out"),
-                *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
-            ],
+        run_local_chat(
+            server.base_url,
+            "thinkbench_math500_level1",
+            tmp_path / "out",
             env,
+            *("--limit", "4", "--gen_kwargs", "max_gen_toks=64"),
         )
     results, samples = read_results(tmp_path / "out")
     by_answer = {s["doc"]["answer"]: json.loads(s["filtered_resps"][0][0]) for s in samples}

@@ -65,13 +65,12 @@ class RecordFilter(Filter):
             [mark_length_stop(from_wire(raw), limit, self.counter.count) for raw in doc_resps]
             for doc_resps, limit in zip(resps, limits, strict=True)
         ]
-        self.markers = resolve_markers(run.scoring.markers) or detect_markers(
-            r for doc_resps in responses for r in doc_resps
-        )
+        named = resolve_markers(run.scoring.markers)
+        self.markers = named or detect_markers(r for doc_resps in responses for r in doc_resps)
         log.info(
             "thinkbench: reasoning markers %s (%s), counting tokens with %s",
             self.markers.name,
-            "detected" if resolve_markers(run.scoring.markers) is None else "as set",
+            "as set" if named else "detected",
             self.counter.name,
         )
         self.prepare()
