@@ -17,28 +17,44 @@ from pathlib import Path
 import pytest
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, PLAN_LENGTHS
+from lm_eval_thinkbench.logic.base import (
+    LOGIC_SET_VERSION,
+    OPS_PER_LEVEL,
+    PLAN_LENGTHS,
+    SET_VERSIONS,
+    V1_SUBCLASSES,
+    Subclass,
+)
 from lm_eval_thinkbench.logic.execution.board import swipe
-from lm_eval_thinkbench.logic.items import LOGIC_SET_VERSION, make_item
+from lm_eval_thinkbench.logic.items import make_item
 from lm_eval_thinkbench.logic.seeds import derive_rng
-from lm_eval_thinkbench.logic.sets import FROZEN_SEED, generate_docs, set_sha256
+from lm_eval_thinkbench.logic.sets import (
+    FROZEN_SEED,
+    generate_docs,
+    parse_set_version,
+    set_sha256,
+)
 
 REPO = Path(__file__).resolve().parent.parent
 
-#: SHA-256 of the frozen set (set version 1). A change here means every leaderboard number
-#: moves: bump LOGIC_SET_VERSION with it.
+#: SHA-256 of the frozen set v1 (the original 15 subclasses, as published). It must never
+#: change: a change here means every published number moves.
 FROZEN_SHA256 = "7215c2d78253a4f9bd403d3dc8ce5d9c3bdfb4acc9f6001fcdbdb0d895f5ffd7"
+#: SHA-256 of the frozen set v2 (every subclass with ``version <= 2``). None until every v2
+#: subclass has landed; then pinned here, and never changed again (a change would need v3).
+FROZEN_V2_SHA256: str | None = None
 
 
 @pytest.fixture(scope="module")
 def frozen() -> list[dict]:
+    """The newest frozen set: every registered subclass."""
     return list(generate_docs())
 
 
-def _hash_in_fresh_process(seed: int, hashseed: str) -> str:
+def _hash_in_fresh_process(seed: int, hashseed: str, set_version: int = 1) -> str:
     code = (
         "from lm_eval_thinkbench.logic.sets import generate_docs, set_sha256;"
-        f"print(set_sha256(generate_docs({seed})))"
+        f"print(set_sha256(generate_docs({seed}, set_version={set_version})))"
     )
     env = {**os.environ, "PYTHONHASHSEED": hashseed, "PYTHONPATH": str(REPO)}
     out = subprocess.run(
@@ -50,17 +66,69 @@ def _hash_in_fresh_process(seed: int, hashseed: str) -> str:
 def test_two_fresh_processes_generate_the_same_sets():
     assert _hash_in_fresh_process(FROZEN_SEED, "0") == FROZEN_SHA256
     assert _hash_in_fresh_process(FROZEN_SEED, "4711") == FROZEN_SHA256
-    assert _hash_in_fresh_process(99, "1") == _hash_in_fresh_process(99, "2")
+    newest = LOGIC_SET_VERSION
+    assert _hash_in_fresh_process(99, "1", newest) == _hash_in_fresh_process(99, "2", newest)
 
 
-def test_frozen_set_is_pinned(frozen):
-    assert LOGIC_SET_VERSION == "1"
-    assert set_sha256(frozen) == FROZEN_SHA256
+def test_frozen_set_v1_is_pinned():
+    """v1 is exactly the original 15 subclasses' items, whatever was registered since."""
+    v1 = list(generate_docs(set_version=1))
+    assert set_sha256(v1) == FROZEN_SHA256
+    assert {f"{d['logic_family']}/{d['subclass']}" for d in v1} == V1_SUBCLASSES
+    assert {d["set_version"] for d in v1} == {"1"}
+
+
+@pytest.mark.skipif(FROZEN_V2_SHA256 is None, reason="v2 is pinned once its subclasses landed")
+def test_frozen_set_v2_is_pinned(frozen):
+    assert LOGIC_SET_VERSION == 2
+    assert set_sha256(frozen) == FROZEN_V2_SHA256
+
+
+def test_a_newer_set_holds_the_older_sets_items_unchanged(frozen):
+    """Only the recorded version differs, so a v1 number can be recomputed from a v2 run."""
+    v1 = list(generate_docs(set_version=1))
+    newest = [d for d in frozen if f"{d['logic_family']}/{d['subclass']}" in V1_SUBCLASSES]
+    assert [{**d, "set_version": "1"} for d in newest] == v1
+    assert {d["set_version"] for d in frozen} == {str(LOGIC_SET_VERSION)}
+
+
+def test_every_subclass_declares_a_known_set_version():
+    assert SET_VERSIONS == (1, 2)
+    assert max(SET_VERSIONS) == LOGIC_SET_VERSION
+    for sub in registry.subclasses():
+        assert (sub.version == 1) == (sub.key in V1_SUBCLASSES), sub.key
+    assert [s.key for s in registry.subclasses(set_version=1)] == sorted(
+        V1_SUBCLASSES, key=lambda k: [s.key for s in registry.subclasses()].index(k)
+    )
+
+
+def test_set_versions_by_name_or_number():
+    assert parse_set_version("v1") == parse_set_version(1) == parse_set_version(" 1 ") == 1
+    assert parse_set_version(None) == LOGIC_SET_VERSION
+    for bad in ("v0", "3", "latest", "", 1.5):
+        with pytest.raises(ValueError, match="known: v1, v2"):
+            parse_set_version(bad)
+
+
+def test_a_new_subclass_must_declare_its_set_version():
+    class Unversioned(Subclass):
+        family, name, kind = "probe", "unversioned", "execution"
+
+        def generate(self, rng, level): ...
+        def describe(self, state, lang): ...
+        def replay(self, state, answer, process): ...
+
+    with pytest.raises(ValueError, match=r"set version 1 is frozen.*version = 2"):
+        registry.register(Unversioned)
+    Unversioned.version = 7
+    with pytest.raises(ValueError, match="set version 7 is not one of"):
+        registry.register(Unversioned)
+    assert "probe/unversioned" not in {s.key for s in registry.subclasses()}
 
 
 def test_different_seeds_give_different_items(frozen):
     fresh = list(generate_docs(seed=2))
-    assert set_sha256(fresh) != FROZEN_SHA256
+    assert set_sha256(fresh) != set_sha256(frozen)
     same = sum(a["state"] == b["state"] for a, b in zip(frozen, fresh, strict=True))
     assert same / len(frozen) < 0.05
     assert [a["id"] for a in frozen] == [b["id"] for b in fresh]  # same composition

@@ -11,7 +11,7 @@ from lm_eval.tasks import TaskManager
 from test_logic_generation import FROZEN_SHA256
 
 from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.logic import cli, task_yamls
+from lm_eval_thinkbench.logic import cli, registry, task_yamls
 from lm_eval_thinkbench.logic.harness.data import load_logic
 from lm_eval_thinkbench.logic.sets import generate_docs, set_sha256
 
@@ -60,11 +60,23 @@ def test_lm_eval_builds_the_tree(task_manager):
 
 def test_a_leaf_loads_its_cell_of_the_frozen_set():
     test = load_logic(lang="zh", kind="planning", level=3)["test"]
-    assert len(test) == 6 * 10
+    assert len(test) == len(registry.subclasses("planning")) * 10
     assert {(d["lang"], d["kind"], d["level"], d["seed"]) for d in test} == {
         ("zh", "planning", 3, 1)
     }
     assert list(test) == list(generate_docs(1, ["zh"], ["planning"], [3]))
+
+
+def test_metadata_names_the_set_version():
+    """set_version: 1 (or v1) reproduces the published set; default: the newest."""
+    v1 = load_logic(lang="en", kind="execution", level=2, set_version="v1")["test"]
+    assert list(v1) == list(generate_docs(1, ["en"], ["execution"], [2], set_version=1))
+    assert len(v1) == len(registry.subclasses("execution", set_version=1)) * 10 == 90
+    assert {d["set_version"] for d in v1} == {"1"}
+    newest = load_logic(lang="en", kind="execution", level=2)["test"]
+    assert {d["set_version"] for d in newest} == {"2"}
+    with pytest.raises(ValueError, match="unknown logic set version 'v9'"):
+        load_logic(lang="en", kind="execution", level=2, set_version="v9")
 
 
 def test_metadata_picks_a_fresh_set_but_a_model_seed_does_not():
@@ -79,16 +91,24 @@ def test_metadata_picks_a_fresh_set_but_a_model_seed_does_not():
 
 def test_export_writes_the_set_and_its_composition(tmp_path, capsys):
     out = tmp_path / "frozen.jsonl"
-    cli.main(["export", "--out", str(out)])
+    cli.main(["export", "--out", str(out), "--set-version", "v1"])
     assert hashlib.sha256(out.read_bytes()).hexdigest() == FROZEN_SHA256
     report = capsys.readouterr().out
-    assert f"sha256 {FROZEN_SHA256}" in report and "frozen default set" in report
+    assert f"sha256 {FROZEN_SHA256}" in report and "frozen set v1" in report
     assert "towers/hanoi" in report and "per language: en 600, zh 600" in report
+
+    newest = tmp_path / "newest.jsonl"
+    cli.main(["export", "--out", str(newest), "--lang", "en", "--items", "1"])
+    assert "frozen set v2" in capsys.readouterr().out
+    assert len(newest.read_text(encoding="utf-8").splitlines()) == len(registry.subclasses()) * 4
+    with pytest.raises(SystemExit):
+        cli.main(["export", "--out", str(newest), "--set-version", "v0"])
+    assert "unknown logic set version 'v0'" in capsys.readouterr().err
 
     fresh = tmp_path / "fresh.jsonl"
     cli.main(["export", "--out", str(fresh), "--seed", "8", "--lang", "zh", "--items", "2"])
     lines = fresh.read_text(encoding="utf-8").splitlines()
-    assert len(lines) == 15 * 4 * 2
+    assert len(lines) == len(registry.subclasses()) * 4 * 2
     docs = list(generate_docs(8, ["zh"], per_cell=2))
     assert f"sha256 {set_sha256(docs)}" in capsys.readouterr().out
     assert hashlib.sha256(fresh.read_bytes()).hexdigest() == set_sha256(docs)

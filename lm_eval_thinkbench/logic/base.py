@@ -33,6 +33,34 @@ LEVELS = (0, 1, 2, 3)
 OPS_PER_LEVEL = (1, 2, 4, 6)
 #: Planning: the range of optimal plan lengths at each level.
 PLAN_LENGTHS = ((1, 1), (2, 3), (4, 6), (7, 10))
+#: The item set versions, oldest first. A set version is a fixed list of subclasses (each
+#: subclass declares the version it joined, :attr:`Subclass.version`): set version ``n`` holds
+#: every registered subclass with ``version <= n``, so adding a subclass never changes an older
+#: set, and published numbers stay reproducible by naming their set ("v1").
+SET_VERSIONS = (1, 2)
+#: The newest set version: what tasks and the CLI use unless told otherwise.
+LOGIC_SET_VERSION = SET_VERSIONS[-1]
+#: Set version 1 is frozen: exactly these 15 subclasses (the pinned SHA-256 of its frozen set
+#: in the tests depends on it). A subclass added later must declare ``version = 2`` (or later).
+V1_SUBCLASSES = frozenset(
+    {
+        "board/merge",
+        "cipher/shift",
+        "grid/walk",
+        "machines/automaton",
+        "machines/counter",
+        "matrix/transform",
+        "operators/custom",
+        "strings/edit",
+        "strings/rearrange",
+        "blocks/stacking",
+        "constraints/sudoku",
+        "containers/jugs",
+        "routes/maze",
+        "tiles/slide",
+        "towers/hanoi",
+    }
+)
 
 State = Mapping[str, Any]
 
@@ -82,6 +110,9 @@ class Subclass(ABC):
     family: ClassVar[str]
     name: ClassVar[str]
     kind: ClassVar[str]
+    #: The set version the subclass joined (see ``SET_VERSIONS``). The default, 1, is valid only
+    #: for the 15 subclasses of ``V1_SUBCLASSES``; every new subclass declares ``version = 2``.
+    version: ClassVar[int] = 1
 
     @property
     def key(self) -> str:

@@ -1,11 +1,12 @@
 """Write a logic item set to JSONL and print its composition.
 
     python -m lm_eval_thinkbench.logic.cli export --out FILE [--seed N] [--lang en|zh|both]
-                                                  [--items N]
+                                                  [--items N] [--set-version v1|v2|...]
 
 One line per document, exactly as the harness sees it (prompt, reference answer and steps,
 language-neutral state, worked examples), for inspection or for other harnesses. Without
-``--seed`` the frozen default set is written; its SHA-256 (printed) identifies it.
+``--seed`` the frozen set of the set version is written (default: the newest; ``v1`` is the
+original 15 subclasses, as published); its SHA-256 (printed) identifies it.
 """
 
 from __future__ import annotations
@@ -15,29 +16,35 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from lm_eval_thinkbench.logic.base import LANGS, LEVELS
-from lm_eval_thinkbench.logic.items import LOGIC_SET_VERSION
+from lm_eval_thinkbench.logic.base import LANGS, LEVELS, LOGIC_SET_VERSION
 from lm_eval_thinkbench.logic.sets import (
     FROZEN_SEED,
     ITEMS_PER_CELL,
     composition,
     generate_docs,
     jsonl_line,
+    parse_set_version,
     set_sha256,
 )
 
 
-def export(out: Path, seed: int, langs: Sequence[str], per_cell: int) -> str:
+def export(
+    out: Path,
+    seed: int,
+    langs: Sequence[str],
+    per_cell: int,
+    set_version: int = LOGIC_SET_VERSION,
+) -> str:
     """Write the set to ``out`` and return its composition report."""
-    docs = list(generate_docs(seed, langs, per_cell=per_cell))
+    docs = list(generate_docs(seed, langs, per_cell=per_cell, set_version=set_version))
     with out.open("w", encoding="utf-8") as fh:
         for doc in docs:
             fh.write(jsonl_line(doc) + "\n")
     counts = composition(docs)
-    kind = "frozen default set" if seed == FROZEN_SEED else "fresh set"
+    kind = f"frozen set v{set_version}" if seed == FROZEN_SEED else "fresh set"
     lines = [
         f"{len(docs)} items -> {out}",
-        f"{kind}: seed {seed}, set version {LOGIC_SET_VERSION}, sha256 {set_sha256(docs)}",
+        f"{kind}: seed {seed}, set version {set_version}, sha256 {set_sha256(docs)}",
         "",
         f"{'subclass':<22} {'kind':<10} " + " ".join(f"L{n:<3}" for n in LEVELS),
     ]
@@ -59,9 +66,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     cmd.add_argument("--seed", type=int, default=FROZEN_SEED, help="default: the frozen set")
     cmd.add_argument("--lang", choices=[*LANGS, "both"], default="both")
     cmd.add_argument("--items", type=int, default=ITEMS_PER_CELL, help="per subclass and level")
+    cmd.add_argument(
+        "--set-version",
+        type=_set_version,
+        default=LOGIC_SET_VERSION,
+        help=f"which subclasses: v1 (the original 15) ... v{LOGIC_SET_VERSION} (default, newest)",
+    )
     args = parser.parse_args(argv)
     langs = LANGS if args.lang == "both" else (args.lang,)
-    print(export(args.out, args.seed, langs, args.items))
+    print(export(args.out, args.seed, langs, args.items, args.set_version))
+
+
+def _set_version(text: str) -> int:
+    """argparse type: a clear usage error for an unknown set version."""
+    try:
+        return parse_set_version(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 if __name__ == "__main__":

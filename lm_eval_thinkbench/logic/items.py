@@ -14,13 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import Puzzle
+from lm_eval_thinkbench.logic.base import LOGIC_SET_VERSION, Puzzle
 from lm_eval_thinkbench.logic.prompts import output_json, render
 from lm_eval_thinkbench.logic.seeds import derive_rng
 
-#: Bumped whenever generation or prompts change, so two result files can be compared honestly;
-#: the hash of the frozen set in the tests catches a change that forgot to bump it.
-LOGIC_SET_VERSION = "1"
 N_EXAMPLES = 2
 
 
@@ -59,8 +56,9 @@ def state_json(state: dict[str, Any]) -> str:
     return json.dumps(state, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
-def to_doc(item: Item, lang: str) -> dict[str, Any]:
-    """The harness document of ``item`` in ``lang`` (also one line of an exported set)."""
+def to_doc(item: Item, lang: str, set_version: int = LOGIC_SET_VERSION) -> dict[str, Any]:
+    """The harness document of ``item`` in ``lang`` (also one line of an exported set), as a
+    member of set version ``set_version`` (which the document records, as a string)."""
     sub = registry.get(item.family, item.subclass)
     answer_only = item.level == 0
     p = item.puzzle
@@ -72,7 +70,7 @@ def to_doc(item: Item, lang: str) -> dict[str, Any]:
         "level": item.level,
         "index": item.index,
         "seed": item.seed,
-        "set_version": LOGIC_SET_VERSION,
+        "set_version": str(set_version),
         "lang": lang,
         "prompt": render(sub, p, item.examples, lang, answer_only),
         "answer": list(p.answer),
