@@ -190,3 +190,30 @@ def test_kind_groups_on_a_fresh_set_through_a_reasoning_field(tmp_path):
     _assert_figures(results, _groups(names, docs, SIM_SEED))
     assert {s["doc"]["seed"] for s in samples} == {fresh}
     assert all(json.loads(s["resps"][0][0])["reasoning"] for s in samples)
+
+
+def test_by_subclass_tree_figures_match_the_truth(tmp_path):
+    """Every subclass leaf and the by-subclass groups, on a fresh set (all four levels: the
+    limit keeps two items of each level, ``logic_items=2``)."""
+    fresh = 12
+    results, samples = _run(
+        tmp_path,
+        "thinkbench_logic_by_subclass",
+        "--model_args", f"seed={SIM_SEED}",
+        "--metadata", json.dumps({"logic_seed": fresh, "logic_items": 2}),
+    )  # fmt: skip
+    docs = list(generate_docs(fresh, per_cell=2))
+
+    def names(d: dict) -> list[str]:
+        lang, kind = d["lang"], d["kind"]
+        return [
+            "thinkbench_logic_by_subclass",
+            f"thinkbench_logic_{lang}_by_subclass",
+            f"thinkbench_logic_{lang}_{kind}_by_subclass",
+            f"thinkbench_logic_{lang}_{d['logic_family']}_{d['subclass']}",
+        ]
+
+    rows = _groups(names, docs, SIM_SEED)
+    assert len(rows) == 1 + 2 + 4 + 2 * len({(d["logic_family"], d["subclass"]) for d in docs})
+    _assert_figures(results, rows)
+    assert len(samples) == len(docs)

@@ -126,6 +126,23 @@ def test_a_new_subclass_must_declare_its_set_version():
     assert "probe/unversioned" not in {s.key for s in registry.subclasses()}
 
 
+def test_a_version_2_subclass_is_in_v2_only(monkeypatch):
+    from lm_eval_thinkbench.logic.execution.cipher import Shift
+
+    class Probe(Shift):
+        family, name, version = "probe", "later", 2
+
+    monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    registry.register(Probe)
+    assert "probe/later" not in {s.key for s in registry.subclasses(set_version=1)}
+    assert "probe/later" in {s.key for s in registry.subclasses(set_version=2)}
+    assert set_sha256(generate_docs(set_version=1)) == FROZEN_SHA256
+    only = list(generate_docs(langs=["en"], levels=[1], per_cell=2, keys=["probe/later"]))
+    assert [d["id"] for d in only] == ["probe/later/L1/0", "probe/later/L1/1"]
+    with pytest.raises(ValueError, match="probe/later joined in set v2, not in v1"):
+        next(generate_docs(set_version=1, keys=["probe/later"]))
+
+
 def test_different_seeds_give_different_items(frozen):
     fresh = list(generate_docs(seed=2))
     assert set_sha256(fresh) != set_sha256(frozen)

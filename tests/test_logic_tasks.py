@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from pathlib import Path
 
 import lm_eval.tasks
@@ -26,11 +27,56 @@ def task_manager() -> TaskManager:
 
 
 def test_committed_yamls_are_the_generated_ones():
+    """A newly registered subclass fails here until its tasks are generated."""
     expected = task_yamls.files()
     on_disk = {p.name: p.read_text(encoding="utf-8") for p in LOGIC_DIR.iterdir()}
     assert on_disk == expected, "run: python -m lm_eval_thinkbench.logic.task_yamls"
     leaves = [n for n in expected if n.startswith("thinkbench_logic_")]
-    assert len(leaves) == 16
+    assert len(leaves) == 16 + 2 * len(registry.subclasses())
+
+
+def test_main_writes_the_tree_and_drops_stale_generated_files(tmp_path, capsys):
+    (tmp_path / "thinkbench_logic_en_gone_away.yaml").write_text(task_yamls.HEADER + "task: x\n")
+    (tmp_path / "mine.yaml").write_text("task: mine\n")
+    task_yamls.main([str(tmp_path)])
+    written = {p.name: p.read_text(encoding="utf-8") for p in tmp_path.iterdir()}
+    assert written == {**task_yamls.files(), "mine.yaml": "task: mine\n"}
+    assert f"wrote {len(task_yamls.files())} files" in capsys.readouterr().out
+
+
+def test_every_subclass_has_a_task_in_both_languages(task_manager):
+    """What `lm_eval ls tasks` lists: a leaf per registered subclass and language."""
+    listed = set(task_manager.all_subtasks)
+    for sub in registry.subclasses():
+        for lang in ("en", "zh"):
+            assert f"thinkbench_logic_{lang}_{sub.family}_{sub.name}" in listed, sub.key
+
+
+def test_the_by_subclass_tree_partitions_the_same_items(task_manager):
+    """Both trees hold every item of the set exactly once, so their totals agree; neither
+    tree holds the other's leaves (which would count items twice)."""
+    by_level = task_manager.load(["thinkbench_logic"])
+    by_subclass = task_manager.load(["thinkbench_logic_by_subclass"])
+    tree = by_subclass["group_map"]
+    assert tree["thinkbench_logic_by_subclass"] == [
+        "thinkbench_logic_en_by_subclass",
+        "thinkbench_logic_zh_by_subclass",
+    ]
+    assert tree["thinkbench_logic_zh_planning_by_subclass"] == [
+        f"thinkbench_logic_zh_{s.family}_{s.name}" for s in registry.subclasses("planning")
+    ]
+    assert not set(by_level["tasks"]) & set(by_subclass["tasks"])
+
+    def items(loaded: dict) -> Counter:
+        return Counter(
+            (d["lang"], d["id"], d["state"]) for t in loaded["tasks"].values() for d in t.eval_docs
+        )
+
+    assert items(by_level) == items(by_subclass)
+    assert sum(items(by_subclass).values()) == 2 * 4 * 10 * len(registry.subclasses())
+    hanoi = by_subclass["tasks"]["thinkbench_logic_en_towers_hanoi"].eval_docs
+    assert {(d["subclass"], d["lang"]) for d in hanoi} == {("hanoi", "en")}
+    assert Counter(d["level"] for d in hanoi) == {0: 10, 1: 10, 2: 10, 3: 10}
 
 
 def test_lm_eval_builds_the_tree(task_manager):
@@ -77,6 +123,8 @@ def test_metadata_names_the_set_version():
     assert {d["set_version"] for d in newest} == {"2"}
     with pytest.raises(ValueError, match="unknown logic set version 'v9'"):
         load_logic(lang="en", kind="execution", level=2, set_version="v9")
+    with pytest.raises(KeyError, match="unknown logic subclass no/such"):
+        load_logic(lang="en", subclass="no/such")
 
 
 def test_metadata_picks_a_fresh_set_but_a_model_seed_does_not():

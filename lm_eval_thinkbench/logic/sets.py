@@ -54,9 +54,9 @@ def generate_docs(
     that holds it; only the document's ``set_version`` field differs."""
     wanted = None if keys is None else set(keys)
     members = registry.subclasses(set_version=set_version)
-    if wanted is not None and not wanted <= {s.key for s in members}:
-        missing = ", ".join(sorted(wanted - {s.key for s in members}))
-        raise KeyError(f"not in logic set version {set_version}: {missing}")
+    for key in sorted((wanted or set()) - {s.key for s in members}):
+        joined = registry.get(*key.split("/", 1)).version  # KeyError naming the known ones
+        raise ValueError(f"logic subclass {key} joined in set v{joined}, not in v{set_version}")
     for lang in langs:
         for kind in kinds:
             for level in levels:

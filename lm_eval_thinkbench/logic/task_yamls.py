@@ -1,15 +1,25 @@
 """Write the logic task tree: ``python -m lm_eval_thinkbench.logic.task_yamls [DIR]``.
 
-The YAMLs under ``tasks/logic/`` are generated here and committed (a test checks they match), so
-the 16 leaves and 9 groups cannot drift apart. The tree:
+The YAMLs under ``tasks/logic/`` are generated here from the subclass registry and committed (a
+test checks they match), so leaves and groups cannot drift apart, and a newly registered
+subclass gets its tasks by rerunning this command. Two partitions of the same items:
 
-* leaves ``thinkbench_logic_{lang}_{kind}_level{n}`` (language x kind x level; the subclass is a
-  field of each document), each tagged ``thinkbench_logic_level{n}``;
-* groups ``thinkbench_logic_{lang}_{kind}`` over the four levels, ``thinkbench_logic_{lang}``
-  over both kinds, and ``thinkbench_logic`` over both languages;
-* groups ``thinkbench_logic_{kind}`` over both languages, outside ``thinkbench_logic``: lm-eval
-  refuses a task under two parents in one run, so the kind totals across languages come from
-  ``--tasks thinkbench_logic_execution,thinkbench_logic_planning`` (same leaves, same figures).
+* **by level** (``thinkbench_logic``): leaves ``thinkbench_logic_{lang}_{kind}_level{n}``
+  (language x kind x level; the subclass is a field of each document), each tagged
+  ``thinkbench_logic_level{n}``; groups ``thinkbench_logic_{lang}_{kind}`` over the four
+  levels, ``thinkbench_logic_{lang}`` over both kinds, and ``thinkbench_logic`` over both
+  languages;
+* **by subclass** (``thinkbench_logic_by_subclass``): leaves
+  ``thinkbench_logic_{lang}_{family}_{name}`` (one subclass, all four levels), under
+  ``thinkbench_logic_{lang}_{kind}_by_subclass``, ``thinkbench_logic_{lang}_by_subclass`` and
+  ``thinkbench_logic_by_subclass``.
+
+lm-eval aggregates a group over every leaf below it, so one tree holding both partitions would
+count every item twice; and it refuses a task under two parents in one run. So each partition
+is its own tree, and the extra views are groups outside ``thinkbench_logic`` over the same
+leaves: ``thinkbench_logic_{kind}`` over both languages (``--tasks
+thinkbench_logic_execution,thinkbench_logic_planning``). A group of the by-subclass tree reports
+the same figures as its by-level counterpart (same items, size-weighted and pooled means).
 """
 
 from __future__ import annotations
@@ -18,9 +28,11 @@ import sys
 from pathlib import Path
 
 from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.logic.base import KINDS, LANGS, LEVELS
+from lm_eval_thinkbench.logic import registry
+from lm_eval_thinkbench.logic.base import KINDS, LANGS, LEVELS, Subclass
 
 GROUP = "thinkbench_logic"
+BY_SUBCLASS = "by_subclass"
 TEMPLATE = "_logic_template_yaml"
 LANG_ALIAS = {"en": "English", "zh": "Chinese"}
 METRICS = (  # (name, higher is better, aggregation)
@@ -73,6 +85,10 @@ def leaf(lang: str, kind: str, level: int) -> str:
     return f"{GROUP}_{lang}_{kind}_level{level}"
 
 
+def subclass_leaf(lang: str, sub: Subclass) -> str:
+    return f"{GROUP}_{lang}_{sub.family}_{sub.name}"
+
+
 def _group(name: str, alias: str, children: list[str]) -> str:
     tasks = "".join(f"  - {c}\n" for c in children)
     metrics = "".join(f"  - metric: {m}\n    weight_by_size: true\n" for m, _, _ in METRICS)
@@ -110,6 +126,35 @@ def files() -> dict[str, str]:
         out[f"_{GROUP}_{kind}.yaml"] = _group(
             f"{GROUP}_{kind}", f"Logic {kind} (thinkbench)", children
         )
+    out.update(_by_subclass())
+    return out
+
+
+def _by_subclass() -> dict[str, str]:
+    """The by-subclass tree: a leaf per registered subclass and language."""
+    out = {}
+    for lang in LANGS:
+        kinds = []
+        for kind in KINDS:
+            leaves = []
+            for sub in registry.subclasses(kind):
+                name = subclass_leaf(lang, sub)
+                if name.startswith(tuple(f"{GROUP}_{lang}_{k}" for k in KINDS)):
+                    raise ValueError(f"{sub.key}: its task {name} would clash with the level tree")
+                out[f"{name}.yaml"] = (
+                    f"{HEADER}include: {TEMPLATE}\ntask: {name}\ntask_alias: {sub.key}\n"
+                    f"dataset_kwargs:\n  lang: {lang}\n  subclass: {sub.key}\n"
+                )
+                leaves.append(name)
+            group = f"{GROUP}_{lang}_{kind}_{BY_SUBCLASS}"
+            alias = f"{LANG_ALIAS[lang]} {kind}, by subclass"
+            out[f"_{group}.yaml"] = _group(group, alias, leaves)
+            kinds.append(group)
+        group = f"{GROUP}_{lang}_{BY_SUBCLASS}"
+        out[f"_{group}.yaml"] = _group(group, f"{LANG_ALIAS[lang]}, by subclass", kinds)
+    group = f"{GROUP}_{BY_SUBCLASS}"
+    children = [f"{GROUP}_{lang}_{BY_SUBCLASS}" for lang in LANGS]
+    out[f"_{group}.yaml"] = _group(group, "Logic by subclass (thinkbench)", children)
     return out
 
 
@@ -118,6 +163,9 @@ def main(argv: list[str] | None = None) -> None:
     folder = Path(args[0] if args else Path(TASKS_DIR) / "logic")
     folder.mkdir(parents=True, exist_ok=True)
     tree = files()
+    for stale in folder.glob("*yaml"):  # a removed or renamed subclass's old files
+        if stale.name not in tree and stale.read_text(encoding="utf-8").startswith(HEADER):
+            stale.unlink()
     for name, text in tree.items():
         (folder / name).write_text(text, encoding="utf-8")
     print(f"wrote {len(tree)} files to {folder}")
