@@ -32,3 +32,11 @@ def math500_path() -> Path:
     if not path.is_file():
         pytest.fail(f"MATH-500 test data not found at {path}; set THINKBENCH_MATH500_PATH")
     return path
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m deselects
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every e2e test is slow too, so the fast lane is one marker: ``pytest -m "not slow"``."""
+    for item in items:
+        if item.get_closest_marker("e2e"):
+            item.add_marker(pytest.mark.slow)

@@ -8,10 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-from lm_eval.tasks import TaskManager
+from support.tasks import task_manager
 
-from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.critic import data, harness
 from lm_eval_thinkbench.critic.prompts import (
     DELTABENCH_TEMPLATE,
@@ -214,31 +212,20 @@ def test_deltabench_a_domain_without_rows_fails_clearly(tmp_path):
         data.load_deltabench("code", deltabench_path=str(path))
 
 
-def _task_manager(**metadata: object) -> TaskManager:
-    """lm-eval's task loader over our tasks only (lm-eval's own are not indexed, when they can
-    be left out)."""
-    installed = tasks_installed()
-    return TaskManager(
-        include_path=None if installed else TASKS_DIR,
-        include_defaults=installed,
-        metadata=metadata,
-    )
-
-
 def test_deltabench_group_leaves_out_the_domains_without_rows(tmp_path):
     """lm-eval's own task loading: the group is built from the domains that have rows, a
     domain alone still fails with its message, and a group with no rows at all fails too."""
     path = tmp_path / "math_only.jsonl"
     path.write_text(DELTA_JSONL.read_text().splitlines()[0] + "\n")
-    loaded = _task_manager(deltabench_path=str(path)).load(["thinkbench_deltabench"])
+    loaded = task_manager(deltabench_path=str(path)).load(["thinkbench_deltabench"])
     assert loaded["group_map"] == {"thinkbench_deltabench": ["thinkbench_deltabench_math"]}
     with pytest.raises(data.NoRows, match="thinkbench_deltabench_pcb has nothing to run"):
-        _task_manager(deltabench_path=str(path)).load(["thinkbench_deltabench_pcb"])
+        task_manager(deltabench_path=str(path)).load(["thinkbench_deltabench_pcb"])
     poetry = tmp_path / "poetry.jsonl"
     row = json.loads(DELTA_JSONL.read_text().splitlines()[0]) | {"task_l1": "poetry"}
     poetry.write_text(json.dumps(row) + "\n")
     with pytest.raises(data.NoRows, match="no 'math' rows"):
-        _task_manager(deltabench_path=str(poetry)).load(["thinkbench_deltabench"])
+        task_manager(deltabench_path=str(poetry)).load(["thinkbench_deltabench"])
 
 
 def test_processbench_reading_is_set_checked_and_logged(processbench_path, caplog):
@@ -258,18 +245,18 @@ def test_processbench_reading_is_set_checked_and_logged(processbench_path, caplo
 
 def test_the_task_configs_state_the_default_readings(processbench_path):
     """What the results JSON shows under ``configs``; ``--metadata`` overrides it."""
-    manager = _task_manager(processbench_path=str(processbench_path))
+    manager = task_manager(processbench_path=str(processbench_path))
     tasks = manager.load(["thinkbench_processbench_gsm8k"])["tasks"]
     assert tasks["thinkbench_processbench_gsm8k"].config.metadata["processbench_reading"] == (
         "official"
     )
     path = str(DELTA_JSONL)
-    loaded = _task_manager(deltabench_path=path).load(["thinkbench_deltabench"])
+    loaded = task_manager(deltabench_path=path).load(["thinkbench_deltabench"])
     math_config = loaded["tasks"]["thinkbench_deltabench_math"].config.metadata
     assert math_config["deltabench_reading"] == "official"
     assert loaded["groups"]["thinkbench_deltabench"].metadata["deltabench_reading"] == "official"
     assert settings.current().reference_filter is True  # the official reading's filter
-    tasks = _task_manager(deltabench_path=path, deltabench_reading="tolerant").load(
+    tasks = task_manager(deltabench_path=path, deltabench_reading="tolerant").load(
         ["thinkbench_deltabench_math"]
     )["tasks"]
     assert tasks["thinkbench_deltabench_math"].config.metadata["deltabench_reading"] == "tolerant"

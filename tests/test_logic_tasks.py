@@ -6,9 +6,8 @@ import hashlib
 from collections import Counter
 from pathlib import Path
 
-import lm_eval.tasks
 import pytest
-from lm_eval.tasks import TaskManager
+from support.tasks import task_manager
 from test_logic_generation import FROZEN_SHA256
 
 from lm_eval_thinkbench import TASKS_DIR
@@ -17,13 +16,6 @@ from lm_eval_thinkbench.logic.harness.data import load_logic
 from lm_eval_thinkbench.logic.sets import generate_docs, set_sha256
 
 LOGIC_DIR = Path(TASKS_DIR) / "logic"
-
-
-@pytest.fixture(scope="module")
-def task_manager() -> TaskManager:
-    """lm-eval's own task index, with the checkout's tasks unless the wheel installed them."""
-    installed = Path(lm_eval.tasks.__file__).parent / "thinkbench" / "logic"
-    return TaskManager(include_path=None if installed.is_dir() else TASKS_DIR)
 
 
 def test_committed_yamls_are_the_generated_ones():
@@ -79,8 +71,9 @@ def test_the_by_subclass_tree_partitions_the_same_items(task_manager):
     assert Counter(d["level"] for d in hanoi) == {0: 10, 1: 10, 2: 10, 3: 10}
 
 
-def test_lm_eval_builds_the_tree(task_manager):
-    loaded = task_manager.load(["thinkbench_logic"])
+def test_lm_eval_builds_the_tree():
+    logic_tasks = task_manager()
+    loaded = logic_tasks.load(["thinkbench_logic"])
     tree = loaded["group_map"]
     assert tree["thinkbench_logic"] == ["thinkbench_logic_en", "thinkbench_logic_zh"]
     assert tree["thinkbench_logic_zh"] == [
@@ -93,15 +86,15 @@ def test_lm_eval_builds_the_tree(task_manager):
     assert len(loaded["tasks"]) == 16
     assert sum(len(t.eval_docs) for t in loaded["tasks"].values()) == 1200
     for level in range(4):
-        assert f"thinkbench_logic_level{level}" in task_manager.all_tags
+        assert f"thinkbench_logic_level{level}" in logic_tasks.all_tags
     # Kind totals across languages: their own groups, in their own run.
-    by_kind = task_manager.load(["thinkbench_logic_execution", "thinkbench_logic_planning"])
+    by_kind = logic_tasks.load(["thinkbench_logic_execution", "thinkbench_logic_planning"])
     assert by_kind["group_map"]["thinkbench_logic_planning"] == [
         "thinkbench_logic_en_planning",
         "thinkbench_logic_zh_planning",
     ]
     with pytest.raises(ValueError, match="Duplicate task"):
-        task_manager.load(["thinkbench_logic", "thinkbench_logic_execution"])
+        logic_tasks.load(["thinkbench_logic", "thinkbench_logic_execution"])
 
 
 def test_a_leaf_loads_its_cell_of_the_frozen_set():
