@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from lm_eval.tasks import TaskManager
 from support.tasks import task_manager
 from test_logic_generation import FROZEN_SHA256
 
@@ -16,6 +17,12 @@ from lm_eval_thinkbench.logic.harness.data import load_logic
 from lm_eval_thinkbench.logic.sets import generate_docs, set_sha256
 
 LOGIC_DIR = Path(TASKS_DIR) / "logic"
+
+
+@pytest.fixture(scope="module")
+def logic_tasks() -> TaskManager:
+    """lm-eval's task index over the thinkbench tasks (see support.tasks)."""
+    return task_manager()
 
 
 def test_committed_yamls_are_the_generated_ones():
@@ -36,19 +43,19 @@ def test_main_writes_the_tree_and_drops_stale_generated_files(tmp_path, capsys):
     assert f"wrote {len(task_yamls.files())} files" in capsys.readouterr().out
 
 
-def test_every_subclass_has_a_task_in_both_languages(task_manager):
+def test_every_subclass_has_a_task_in_both_languages(logic_tasks):
     """What `lm_eval ls tasks` lists: a leaf per registered subclass and language."""
-    listed = set(task_manager.all_subtasks)
+    listed = set(logic_tasks.all_subtasks)
     for sub in registry.subclasses():
         for lang in ("en", "zh"):
             assert f"thinkbench_logic_{lang}_{sub.family}_{sub.name}" in listed, sub.key
 
 
-def test_the_by_subclass_tree_partitions_the_same_items(task_manager):
+def test_the_by_subclass_tree_partitions_the_same_items(logic_tasks):
     """Both trees hold every item of the set exactly once, so their totals agree; neither
     tree holds the other's leaves (which would count items twice)."""
-    by_level = task_manager.load(["thinkbench_logic"])
-    by_subclass = task_manager.load(["thinkbench_logic_by_subclass"])
+    by_level = logic_tasks.load(["thinkbench_logic"])
+    by_subclass = logic_tasks.load(["thinkbench_logic_by_subclass"])
     tree = by_subclass["group_map"]
     assert tree["thinkbench_logic_by_subclass"] == [
         "thinkbench_logic_en_by_subclass",
@@ -71,8 +78,7 @@ def test_the_by_subclass_tree_partitions_the_same_items(task_manager):
     assert Counter(d["level"] for d in hanoi) == {0: 10, 1: 10, 2: 10, 3: 10}
 
 
-def test_lm_eval_builds_the_tree():
-    logic_tasks = task_manager()
+def test_lm_eval_builds_the_tree(logic_tasks):
     loaded = logic_tasks.load(["thinkbench_logic"])
     tree = loaded["group_map"]
     assert tree["thinkbench_logic"] == ["thinkbench_logic_en", "thinkbench_logic_zh"]
