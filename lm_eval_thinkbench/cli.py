@@ -4,7 +4,10 @@ Plain ``lm_eval`` finds the tasks once the package is pip-installed (the wheel p
 lm-eval's own task tree) but cannot load plugin models, because lm-eval 0.4.13 resolves
 ``--model`` before anything imports a plugin. This wrapper registers the models first and, in
 a source checkout or editable install where the YAMLs are not inside lm-eval, adds the task
-folder as ``--include_path``. Every ``lm_eval`` argument and subcommand works unchanged.
+folder as ``--include_path``. Every ``lm_eval`` argument and subcommand works unchanged, and
+one more is understood: ``--repeats K`` (K samples per problem for the math tasks, with
+DeepSeek-R1's sampling where a task decodes greedily), which it passes on as
+``--metadata repeats=K`` (``harness.metrics.apply_repeats``), since lm-eval has no such option.
 """
 
 from __future__ import annotations
@@ -35,13 +38,28 @@ def with_task_path(argv: list[str]) -> list[str]:
     return [*argv, "--include_path", TASKS_DIR] if argv else argv
 
 
+def with_repeats(argv: list[str]) -> list[str]:
+    """``argv`` with ``--repeats K`` (or ``--repeats=K``) turned into ``--metadata repeats=K``."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg != "--repeats" and not arg.startswith("--repeats="):
+            out.append(arg)
+            continue
+        value = arg.partition("=")[2] if "=" in arg else next(args, "")
+        if not value.isdigit() or int(value) < 1:
+            raise SystemExit(f"thinkbench-eval: --repeats needs a positive integer, got {value!r}")
+        out += ["--metadata", f"repeats={int(value)}"]
+    return out
+
+
 def eval_main(argv: list[str] | None = None) -> None:
     from lm_eval.__main__ import cli_evaluate
 
     import lm_eval_thinkbench.models  # noqa: F401  - registers thinkbench-* models
 
     args = sys.argv[1:] if argv is None else argv
-    sys.argv = [sys.argv[0], *with_task_path(list(args))]
+    sys.argv = [sys.argv[0], *with_task_path(with_repeats(list(args)))]
     cli_evaluate()
 
 

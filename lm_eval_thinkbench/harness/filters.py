@@ -2,6 +2,9 @@
 
 The record (split, grade, first-correct position, token counts, and what produced them) is
 logged as ``filtered_resps``; see ``harness.records`` for how records travel through lm-eval.
+With several samples per document each record also carries ``vote``: the repeat index of the
+first sample whose answer the grader finds equivalent to its own (None without an answer), from
+which ``process_results`` takes the majority answer (``harness.sampling``).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 from lm_eval_thinkbench.efficiency import score_response
 from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.harness.records import RecordFilter
+from lm_eval_thinkbench.harness.sampling import vote_classes
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.response import ModelResponse
 
@@ -34,3 +38,13 @@ class ThinkEfficiencyFilter(RecordFilter):
             self.grader,
             problem=problem if isinstance(problem, str) else None,
         ).to_dict()
+
+    def score_doc(self, responses: list[ModelResponse], doc: dict[str, Any]) -> list[dict]:
+        records = super().score_doc(responses, doc)
+        votes = vote_classes(
+            [r["extracted"] for r in records],
+            lambda first, other: self.grader.equivalent(first, other).equivalent,
+        )
+        for record, vote in zip(records, votes, strict=True):
+            record["vote"] = vote
+        return records

@@ -19,6 +19,12 @@ A group YAML declares such metrics under ``metadata``:
   per-sample means (DeltaBench's micro precision: ``times: [flagged_sections]``).
 * ``harmonic_means: {metric: [a, b]}``: the metric is the harmonic mean of the group's (pooled)
   ``a`` and ``b`` (micro F1 from micro precision and recall).
+* ``stderr_over_problems: [metric, ...]``: per-problem means (avg@k, pass@k, maj@k) whose group
+  standard error is the one a single task over all the group's problems would report (the
+  sample standard deviation of every per-problem value over the square root of their number).
+  lm-eval's ``pooled_sample_stderr`` pools only the within-leaf variances, so it leaves out how
+  far the levels' means lie apart; :func:`stderr_over_problems` adds that term back, exactly,
+  from each leaf's mean, standard error and size.
 
 :func:`install` wraps ``Group.aggregate`` once; it changes only the declared metrics, at every
 level of a group tree (each group pools its own leaves), and leaves every other group untouched.
@@ -30,7 +36,7 @@ import functools
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeGuard
 
 from lm_eval.api.group import Group
 
@@ -89,13 +95,16 @@ def install() -> None:
         metadata = self.metadata or {}
         subsets = declared_subsets(metadata)
         harmonic_means = metadata.get("harmonic_means") or {}
-        if subsets or harmonic_means:
+        over_problems = set(metadata.get("stderr_over_problems") or ())
+        if subsets or harmonic_means or over_problems:
             leaves = [task_metrics[t.task_name] for t in self.get_all_tasks()
                       if t.task_name in task_metrics]  # fmt: skip
             for key in list(out):
                 metric, _, filt = key.partition(",")
                 if metric in subsets and filt:
                     out[key] = pooled_mean(leaves, metric, filt, subsets[metric])
+                if metric in over_problems and filt:
+                    out[f"{metric}_stderr,{filt}"] = stderr_over_problems(leaves, metric, filt)
             for metric, (a, b) in harmonic_means.items():
                 for key in [k for k in out if k.startswith(f"{a},")]:
                     filt = key.partition(",")[2]
@@ -130,7 +139,36 @@ def pooled_mean(
     return 0.0 if counted else math.nan
 
 
-def _is_number(value: object) -> bool:
+def stderr_over_problems(leaf_results: list[dict[str, Any]], metric: str, filt: str) -> Any:
+    """The standard error of a per-problem mean over all the leaves' problems together.
+
+    Each leaf reports its mean ``m``, size ``n`` and lm-eval's ``mean_stderr`` ``se`` (sample
+    standard deviation over ``sqrt(n)``), so its sum of squares about its own mean is
+    ``(n - 1) * n * se**2``; the group's is the sum of those plus ``n * (m - M)**2`` per leaf
+    (``M`` the group mean), and the standard error is ``sqrt(SS / (N - 1) / N)``. "N/A" where
+    a leaf has no standard error (one problem has none; lm-eval writes "N/A") or fewer than two
+    problems are counted.
+    """
+    parts = []
+    for res in leaf_results:
+        n, value = res.get("sample_len", 0), res.get(f"{metric},{filt}")
+        stderr = res.get(f"{metric}_stderr,{filt}")
+        if not n or not _is_number(value):
+            continue
+        if n == 1:
+            stderr = 0.0
+        if not _is_number(stderr):
+            return "N/A"
+        parts.append((n, float(value), float(stderr)))
+    total = sum(n for n, _, _ in parts)
+    if total < 2:
+        return "N/A"
+    mean = sum(n * m for n, m, _ in parts) / total
+    squares = sum((n - 1) * n * se**2 + n * (m - mean) ** 2 for n, m, se in parts)
+    return math.sqrt(squares / (total - 1) / total)
+
+
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, int | float) and not math.isnan(value)
 
 

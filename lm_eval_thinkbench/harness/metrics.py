@@ -1,34 +1,92 @@
-"""``process_results`` and aggregations for the MATH-500 tasks.
+"""``process_results`` and aggregations for the math tasks (MATH-500, AIME, AMC).
 
 Per document, the filter's records (one per repeat) become:
 
 * means over repeats, aggregated with lm-eval's ``mean`` (so ``repeats: n`` gives avg@n):
   ``exact_match``, ``reasoning_tokens``, ``answer_tokens``, ``truncated``, ``thought_num``;
+* the problem's ``pass_at_k`` and ``maj_at_k`` (``harness.sampling``), also means over problems;
 * lists of the values of the correctly answered repeats, aggregated by
   ``records.pooled_mean`` (the mean over all correctly answered samples):
   ``first_correct_tokens``, ``reflection_tokens``, ``token_efficiency``.
+
+The number of samples per problem can be set per run, without a task YAML, by the metadata key
+``repeats`` (``--metadata repeats=8``; ``thinkbench-eval --repeats 8``): :func:`install` makes
+every task built on :func:`process_results` take it, see :func:`apply_repeats`.
 """
 
 from __future__ import annotations
 
+import functools
+import logging
 from collections.abc import Sequence
 from statistics import fmean
 from typing import Any
 
+from lm_eval.api.task import ConfigurableTask
+
 from lm_eval_thinkbench.harness import groups
 from lm_eval_thinkbench.harness.records import records
+from lm_eval_thinkbench.harness.sampling import problem_values
+
+log = logging.getLogger("lm_eval.thinkbench")
 
 MEAN_METRICS = ("reasoning_tokens", "answer_tokens", "truncated", "thought_num")
-
-groups.install()
+#: The metadata key that sets the samples per problem of every thinkbench math task of a run.
+REPEATS_KEY = "repeats"
+#: DeepSeek-R1's recommended sampling, applied with ``repeats`` to a task that decodes greedily
+#: (k greedy samples would be k copies of one).
+R1_SAMPLING = {"do_sample": True, "temperature": 0.6, "top_p": 0.95}
 
 
 def process_results(doc: dict, results: Sequence[Any]) -> dict[str, Any]:
     recs = records(results)
     correct = [r for r in recs if r["correct"]]
-    out: dict[str, Any] = {"exact_match": fmean(float(r["correct"]) for r in recs)}
+    out: dict[str, Any] = problem_values(recs)
     for name in MEAN_METRICS:
         out[name] = fmean(float(r[name]) for r in recs)
     for name in groups.OVER_CORRECT:
         out[name] = [r[name] for r in correct]
     return out
+
+
+def apply_repeats(task: str, repeats: int, config: Any) -> None:
+    """Give a task config (lm-eval's ``TaskConfig``) the run's ``repeats`` setting.
+
+    ``repeats`` becomes the task's samples per problem; a task that decodes greedily by default
+    (``do_sample`` false or temperature 0) gets :data:`R1_SAMPLING` as well, since greedy
+    samples are copies. ``--gen_kwargs`` still wins: lm-eval applies it after the task is built.
+    """
+    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
+        raise ValueError(f"metadata {REPEATS_KEY}={repeats!r}: expected a positive integer")
+    if config.repeats not in (1, repeats):
+        log.warning("thinkbench: %s: %s=%d replaces the task's %d", task, REPEATS_KEY, repeats,
+                    config.repeats)  # fmt: skip
+    config.repeats = repeats
+    kwargs = dict(config.generation_kwargs or {})
+    greedy = not kwargs.get("do_sample") or not kwargs.get("temperature")
+    if repeats > 1 and greedy:
+        config.generation_kwargs = {**kwargs, **R1_SAMPLING}
+        log.info("thinkbench: %s: %d samples per problem with %s", task, repeats, R1_SAMPLING)
+
+
+def install() -> None:
+    """Wrap ``ConfigurableTask.__init__`` once so that the math tasks read ``repeats`` from the
+    run's metadata (lm-eval merges ``--metadata`` into every task's ``metadata`` but has no
+    setting of its own for repeats)."""
+    if getattr(ConfigurableTask.__init__, "_thinkbench", False):
+        return
+    original = ConfigurableTask.__init__
+
+    @functools.wraps(original)
+    def init(self: ConfigurableTask, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
+        metadata = self.config.metadata if isinstance(self.config.metadata, dict) else {}
+        if self.config.process_results is process_results and REPEATS_KEY in metadata:
+            apply_repeats(str(self.config.task), metadata[REPEATS_KEY], self.config)
+
+    init._thinkbench = True  # type: ignore[attr-defined]
+    ConfigurableTask.__init__ = init  # type: ignore[method-assign]
+
+
+groups.install()
+install()

@@ -55,6 +55,11 @@ class RecordFilter(Filter):
     def score(self, raw: ModelResponse, doc: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
+    def score_doc(self, responses: list[ModelResponse], doc: dict[str, Any]) -> list[dict]:
+        """The records of one document's responses (its repeats), in order; a subclass adds
+        what needs all of them at once (the majority vote)."""
+        return [self.score(response, doc) for response in responses]
+
     def apply(self, resps: list[list[Any]], docs: list[dict]) -> list[list[str]]:
         run = settings.current()
         self.counter = counter_for_run(run.tokenizer, list(run.model_names))
@@ -76,7 +81,7 @@ class RecordFilter(Filter):
         self.prepare()
         pairs = list(zip(responses, docs, strict=True))
         return [
-            [json.dumps(self.score(response, doc), ensure_ascii=False) for response in doc_resps]
+            [json.dumps(record, ensure_ascii=False) for record in self.score_doc(doc_resps, doc)]
             for doc_resps, doc in tqdm(pairs, desc=self.desc, unit="doc", leave=False)
         ]
 

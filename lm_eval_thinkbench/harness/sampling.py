@@ -1,0 +1,155 @@
+"""Sampling protocols: avg@k, pass@k and maj@k from the k samples of each problem.
+
+Reasoning-model leaderboards sample k responses per problem (DeepSeek-R1's protocol:
+temperature 0.6, top-p 0.95, 32k tokens) and report figures over problems, so a lucky or
+unlucky single sample moves nothing. With ``repeats: k`` lm-eval hands ``process_results`` all
+k records of a document at once; from them each problem gets one value per metric:
+
+* ``exact_match`` (avg@k): the share of the k samples that are correct (an unbiased pass@1);
+* ``pass_at_k`` (pass@k): whether some sample is correct, by the unbiased estimator
+  ``1 - C(n-c, k) / C(n, k)`` of Chen et al. (2021) from n samples with c correct; with
+  ``k == n`` (the default) it is "any sample correct";
+* ``maj_at_k`` (maj@k, also called cons@k): whether the majority answer is correct. The
+  answers are grouped by the math grader's equivalence (``1/2`` and ``0.5`` vote together;
+  see :func:`vote_classes`), samples without an answer do not vote, the largest class wins and
+  a tie goes to the class whose first member came first (lowest repeat index, as
+  ``collections.Counter.most_common`` breaks ties); the winner's grade against the gold is the
+  problem's value; 0 when no sample has an answer.
+
+Each is aggregated with lm-eval's ``mean`` over problems, so lm-eval's own ``mean_stderr`` (the
+sample standard deviation of the per-problem values over the square root of the number of
+problems) is the standard error over problems, the unit that is sampled; the k samples of a
+problem are not independent draws of the benchmark. Group figures are weighted by problems and
+their standard error is recomputed exactly (``harness.groups``, ``stderr_over_problems``).
+
+:data:`METRICS` is the table other parts of the project (the leaderboard) read: metric key,
+label, aggregation and direction.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: The filter whose records these metrics are computed from: results keys are ``name,FILTER``.
+FILTER = "thinkbench"
+
+
+@dataclass(frozen=True)
+class SamplingMetric:
+    """One sampling metric as lm-eval reports it.
+
+    ``name``: the metric key (``<name>,thinkbench`` in ``results_*.json``, with
+    ``<name>_stderr,thinkbench``); ``label``: a display label, ``{k}`` standing for the number
+    of samples per problem (the task config's ``repeats``, see :func:`samples_per_problem`);
+    ``aggregation``: how per-problem values become the task figure (lm-eval's ``mean``);
+    ``higher_is_better``: the direction.
+    """
+
+    name: str
+    label: str
+    aggregation: str
+    higher_is_better: bool
+    description: str
+
+    def label_for(self, k: int) -> str:
+        return self.label.format(k=k)
+
+
+METRICS: tuple[SamplingMetric, ...] = (
+    SamplingMetric(
+        "exact_match",
+        "avg@{k}",
+        "mean",
+        True,
+        "mean accuracy over the k samples of a problem, averaged over problems",
+    ),
+    SamplingMetric(
+        "pass_at_k",
+        "pass@{k}",
+        "mean",
+        True,
+        "some sample of the problem is correct (unbiased estimator), averaged over problems",
+    ),
+    SamplingMetric(
+        "maj_at_k",
+        "maj@{k}",
+        "mean",
+        True,
+        "the majority answer (grader equivalence) is correct, averaged over problems",
+    ),
+)
+METRIC_NAMES = tuple(m.name for m in METRICS)
+
+
+def samples_per_problem(task_config: Mapping[str, Any]) -> int:
+    """k for a task, from its config as ``results_*.json`` logs it under ``configs``."""
+    repeats = task_config.get("repeats")
+    return repeats if isinstance(repeats, int) and repeats > 0 else 1
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """The unbiased pass@k estimate from ``n`` samples of which ``c`` are correct.
+
+    ``1 - C(n-c, k) / C(n, k)``: the chance that k samples drawn without replacement from the
+    n include a correct one (``math.comb`` is exact, and 0 when ``n - c < k``).
+    """
+    if not 0 <= c <= n or not 1 <= k <= n:
+        raise ValueError(f"pass@k needs 0 <= c <= n and 1 <= k <= n, got n={n} c={c} k={k}")
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+def vote_classes(
+    answers: Sequence[str | None], same: Callable[[str, str], bool]
+) -> list[int | None]:
+    """For each answer, the index of the first answer of its equivalence class (None: none).
+
+    Each answer is compared, in order, with the first member of every class opened so far
+    (``same(first, answer)``; the first member plays the gold, as the grader's verdicts are not
+    symmetric for every pair) and joins the first that matches, else opens a class. Identical
+    strings are joined without asking ``same``.
+    """
+    firsts: list[int] = []
+    out: list[int | None] = []
+    for i, answer in enumerate(answers):
+        if answer is None:
+            out.append(None)
+            continue
+        match = next(
+            (j for j in firsts if answers[j] == answer or same(answers[j], answer)),  # type: ignore[arg-type]
+            None,
+        )
+        if match is None:
+            firsts.append(i)
+            match = i
+        out.append(match)
+    return out
+
+
+def majority(classes: Sequence[int | None]) -> int | None:
+    """The sample that stands for the largest class (its first member); ties go to the class
+    whose first member came first. None when no sample has an answer."""
+    counts = Counter(c for c in classes if c is not None)
+    if not counts:
+        return None
+    return min(counts, key=lambda c: (-counts[c], c))
+
+
+def problem_values(records: Sequence[Mapping[str, Any]], k: int | None = None) -> dict[str, float]:
+    """avg@k, pass@k and maj@k of one problem from its records (``correct`` and ``vote``).
+
+    ``k`` for pass@k defaults to the number of records; maj@k always votes over all of them.
+    """
+    n = len(records)
+    if n == 0:
+        raise ValueError("a problem needs at least one sample")
+    c = sum(bool(r["correct"]) for r in records)
+    winner = majority([r.get("vote") for r in records])
+    return {
+        "exact_match": c / n,
+        "pass_at_k": pass_at_k(n, c, n if k is None else k),
+        "maj_at_k": float(winner is not None and bool(records[winner]["correct"])),
+    }
