@@ -130,6 +130,16 @@ class Subclass(ABC):
     def replay(self, state: State, answer: Sequence[str], process: Sequence[str] | None) -> Replay:
         """Replay a model's output; ``process`` is None for an answer-only (level 0) item."""
 
+    def answer_correct(self, state: State, answer: Sequence[str], reference: Sequence[str]) -> bool:
+        """Whether ``answer`` is right: by default it equals the reference element by element.
+
+        A subclass whose answers have several spellings (an arithmetic expression with redundant
+        brackets) checks the answer itself instead.
+        """
+        return len(answer) == len(reference) and all(
+            canon(a) == canon(b) for a, b in zip(answer, reference, strict=True)
+        )
+
 
 class ExecutionSubclass(Subclass):
     kind = "execution"
@@ -146,10 +156,15 @@ class ExecutionSubclass(Subclass):
         """The final answer, read off the last step (the step itself unless steps show work)."""
         return last_step
 
+    def answer_of(self, state: State, steps: Sequence[str]) -> tuple[str, ...]:
+        """The answer list: one string read off the last step, unless the answer is a tally of
+        the final state that the steps do not spell out (a subclass then overrides this)."""
+        return (self.result(steps[-1]),)
+
     def generate(self, rng: random.Random, level: int) -> Puzzle:
         state = self.make(rng, level)
         steps = self.run(state)
-        return Puzzle(state, answer=(self.result(steps[-1]),), process=tuple(steps))
+        return Puzzle(state, answer=self.answer_of(state, steps), process=tuple(steps))
 
     def replay(self, state: State, answer: Sequence[str], process: Sequence[str] | None) -> Replay:
         """The run is deterministic: the first invalid step is the first one that differs from
@@ -157,7 +172,7 @@ class ExecutionSubclass(Subclass):
         An answer-only item is replayed as its one step, the answer."""
         reference = self.run(state)
         if process is None:
-            return Replay(first_mismatch(answer, [self.result(reference[-1])]), len(answer))
+            return Replay(first_mismatch(answer, self.answer_of(state, reference)), len(answer))
         return Replay(first_mismatch(process, reference), len(process))
 
 

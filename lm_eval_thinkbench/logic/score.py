@@ -2,7 +2,8 @@
 
 Definitions (every comparison goes through :func:`~lm_eval_thinkbench.logic.base.canon`):
 
-* ``answer_correct``: the answer list equals the reference list, element by element.
+* ``answer_correct``: the answer list equals the reference list, element by element (or, for a
+  subclass whose answers have several spellings, passes its own check).
 * ``step_similarity``: ``difflib.SequenceMatcher(None, hyp, ref, autojunk=False).ratio()``
   where ``ref`` is the reference steps, canonicalised and joined with ``"\\n"``, and ``hyp`` the
   model's steps serialised the same way and cut to ``4 * len(ref) + 256`` characters (which
@@ -88,9 +89,7 @@ def score_output(ref: Reference, text: str | None) -> dict[str, Any]:
     if parsed.status != OK or parsed.answer is None:
         return record
     answer, process = parsed.answer, parsed.process
-    correct = len(answer) == len(ref.answer) and all(
-        canon(a) == canon(b) for a, b in zip(answer, ref.answer, strict=True)
-    )
+    correct = ref.sub.answer_correct(ref.state, answer, ref.answer)
     similarity = (
         step_similarity(answer, ref.answer)
         if process is None

@@ -7,5 +7,7 @@ from lm_eval_thinkbench.logic.execution import (  # noqa: F401
     machines,
     matrix,
     operators,
+    recipes,
+    scanning,
     strings,
 )

@@ -1,0 +1,190 @@
+"""The set-version-2 subclasses covering LogicGame categories (part A): rules by hand (against
+LogicGame's own references where it publishes them), fresh items replaying as valid, steps
+growing with the level, and scripted replies of known truth scored as expected.
+
+The 10,000-item replay of every subclass is ``test_ten_thousand_fresh_items_per_subclass_...``
+in ``test_logic_generation.py`` (marked slow for these subclasses).
+"""
+
+from __future__ import annotations
+
+import json
+from statistics import fmean
+
+import pytest
+
+from lm_eval_thinkbench.logic import registry
+from lm_eval_thinkbench.logic.execution.recipes import simulate
+from lm_eval_thinkbench.logic.execution.scanning import insert_after, split_blocks
+from lm_eval_thinkbench.logic.harness.filters import score_response
+from lm_eval_thinkbench.logic.harness.metrics import process_results
+from lm_eval_thinkbench.logic.items import make_item, to_doc
+from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, OK
+from lm_eval_thinkbench.logic.seeds import derive_rng
+
+MINE = (
+    "recipes/blocks",
+    "recipes/exchange",
+    "strings/insert",
+    "strings/runs",
+    "strings/split",
+)
+FRESH_PER_LEVEL = 50
+
+
+def _sub(key: str):
+    return registry.get(*key.split("/"))
+
+
+# ----- rules by hand --------------------------------------------------------------------------
+
+
+def test_split_follows_logicgame_rules():
+    # LogicGame 字符串分割, level 0 and level 3 statements.
+    assert split_blocks("124G9S890", ["letter_digit"])[::-1] == ["124G", "9S", "890"]
+    rules = ["letter_digit", "digit_letter", "one_digit"]
+    assert split_blocks("013H8Q7819QS2HJAO27D31", rules)[::-1] == [
+        "01", "3", "H", "8", "Q", "781", "9", "QS", "2", "HJAO", "27", "D", "31"
+    ]  # fmt: skip
+    assert split_blocks("AAB11", ["same"]) == ["1", "AB1", "A"]  # the order the cuts come off
+
+
+def test_block_synthesis_reproduces_logicgame_references():
+    """LogicGame's 字符串合成 dev items (levels 1-3): the same answers and the same recipes."""
+    cases = [
+        (  # level 1
+            [("[A] [B] [C]", "{A}"), ("[A] [B]", "[C]"), ("[C] [C]", "{A}")],
+            {"[A]": 5, "[B]": 6, "[C]": 3, "{A}": 0},
+            ["0", "1", "0", "4"],
+            [0, 1, 2, 0, 1, 0],
+        ),
+        (  # level 2
+            [("[A] [B] [C]", "{A}"), ("[A] [B]", "{C}"), ("[B] [C]", "{B}"), ("[B] [B]", "{C}")],
+            {"[A]": 6, "[B]": 7, "[C]": 4, "{A}": 0, "{B}": 0, "{C}": 0},
+            ["2", "0", "1", "2", "1", "3"],
+            [0, 1, 2, 3, 0, 1],
+        ),
+        (  # level 3: a method with two products
+            [("[A] [B] [C]", "{A}"), ("[A] [B]", "{C}"), ("[B] [C]", "{B}"), ("[C] [C]", "{C}"),
+             ("{A} {C}", "(A) (B)"), ("{B} {B}", "(C)")],
+            {k: 0 for k in ("[A]", "[B]", "[C]", "{A}", "{B}", "{C}", "(A)", "(B)", "(C)")}
+            | {"[A]": 4, "[B]": 7, "[C]": 6},
+            ["0", "1", "0", "0", "0", "1", "2", "2", "1"],
+            [0, 1, 2, 3, 4, 0, 1, 2, 4, 5],
+        ),
+    ]  # fmt: skip
+
+    def recipe(text: str) -> list[list]:
+        kinds = text.split()
+        return [[k, kinds.count(k)] for k in dict.fromkeys(kinds)]
+
+    for methods, start, answer, applied in cases:
+        final, got = simulate([[recipe(a), recipe(b)] for a, b in methods], start)
+        assert [str(final[k]) for k in start] == answer
+        assert got == applied
+
+
+def test_exchange_follows_logicgame_rules():
+    # LogicGame 合成拆解 level 0: A + B -> X, 3 A -> 2 X, from 6 A and 3 B.
+    methods = [[[["A", 1], ["B", 1]], [["X", 1]]], [[["A", 3]], [["X", 2]]]]
+    final, applied = simulate(methods, {"A": 6, "B": 3, "X": 0})
+    assert final == {"A": 0, "B": 0, "X": 5} and applied == [0, 1, 0, 0]
+    # A synthesis and its decomposition loop for ever: the engine gives up.
+    loop = [[[["A", 1]], [["X", 1]]], [[["X", 1]], [["A", 1]]]]
+    assert simulate(loop, {"A": 1, "X": 0}) is None
+
+
+def test_insertion_and_runs_by_hand():
+    assert insert_after("ABCABC", "ABC", "A") == "ABCAABC"  # the first occurrence only
+    assert insert_after("ABAB", "ABC", "A") == "ABAB"
+    sub = _sub("strings/insert")
+    state = {"text": "ABCBCA", "rules": [["ABC", "A"], ["BCA", "B"], ["CAB", "C"]]}
+    assert sub.run(state) == ["ABCABCA", "ABCABBCA", "ABCABCBCA"]
+    runs = _sub("strings/runs")
+    state = {"text": "AABAABBCCCCBBAAAAC", "points": {"A": 1, "B": 2, "C": 3}}
+    # LogicGame 统计计数 level 1: total 10.
+    assert runs.run(state) == ["AA:1", "AA:2", "BB:4", "CCCC:7", "BB:9", "AAAA:10"]
+
+
+# ----- fresh items ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", MINE)
+def test_fresh_items_replay_and_get_harder(key):
+    sub = _sub(key)
+    assert sub.version == 2
+    steps_per_level = []
+    for level in range(4):
+        lengths = []
+        for i in range(FRESH_PER_LEVEL):
+            p = sub.generate(derive_rng(key, level, i, "fresh-a"), level)
+            assert sub.replay(p.state, p.answer, p.process).valid, (key, level, i)
+            assert sub.replay(p.state, p.answer, None).valid, (key, level, i)
+            assert all(s.isascii() for s in p.answer + p.process)
+            lengths.append(len(p.process))
+        steps_per_level.append(fmean(lengths))
+    assert steps_per_level == sorted(steps_per_level), steps_per_level
+    assert steps_per_level[3] > steps_per_level[0]
+
+
+@pytest.mark.parametrize("key", MINE)
+def test_both_languages_state_the_same_item(key):
+    item = make_item(*key.split("/"), 2, 0, 1)
+    en, zh = to_doc(item, "en"), to_doc(item, "zh")
+    assert en["answer"] == zh["answer"] and en["process"] == zh["process"]
+    assert any("\u4e00" <= ch <= "\u9fff" for ch in zh["prompt"])
+    assert not any("\u4e00" <= ch <= "\u9fff" for ch in en["prompt"])
+    assert len(en["examples"]) == 2
+
+
+# ----- scripted replies -----------------------------------------------------------------------
+
+
+def _reply(answer, process=None) -> str:
+    out = {"answer": answer} if process is None else {"answer": answer, "process": process}
+    return "<think>\nworking\n</think>\nDone.\n```json\n" + json.dumps(out) + "\n```"
+
+
+def _wrong(text: str) -> str:
+    """``text`` with its last letter or digit changed to another of its kind."""
+    i = max(k for k, c in enumerate(text) if c.isalnum())
+    pool = "0123456789" if text[i].isdigit() else "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    return text[:i] + next(c for c in pool if c != text[i].upper()) + text[i + 1 :]
+
+
+@pytest.mark.parametrize("key", MINE)
+def test_scripted_replies_score_as_known(key):
+    doc = to_doc(make_item(*key.split("/"), 2, 3, 1), "en")
+    answer, process = doc["answer"], doc["process"]
+    k = len(process) // 2
+    replies = {
+        "correct": _reply(answer, process),
+        "wrong_answer_right_steps": _reply([*answer[:-1], _wrong(answer[-1])], process),
+        "wrong_step": _reply(answer, [*process[:k], _wrong(process[k]), *process[k + 1 :]]),
+        "format_error": _reply(answer).replace('"answer"', '"result"'),
+    }
+    recs = {name: score_response(doc, text, "think") for name, text in replies.items()}
+    right = recs["correct"]
+    assert right["status"] == OK and right["answer_step_correct"] and right["valid_process"]
+    wrong = recs["wrong_answer_right_steps"]
+    assert not wrong["answer_correct"] and wrong["step_similarity"] == 1.0
+    assert wrong["valid_process"]  # the steps replay; only the answer is off
+    step = recs["wrong_step"]
+    assert step["answer_correct"] and not step["answer_step_correct"]
+    assert (step["valid_process"], step["first_invalid_step"]) == (False, k)
+    assert recs["format_error"]["status"] == FORMAT_ERROR
+    out = process_results(doc, [list(recs.values())])
+    assert out["answer_acc"] == 0.5 and out["answer_step_acc"] == 0.25
+    assert out["format_error"] == 0.25 and out["if_error"] == 0.0
+    assert out["valid_process"] == 0.5 and out["overall_acc"] == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("key", MINE)
+def test_answer_only_items_score_the_answer(key):
+    doc = to_doc(make_item(*key.split("/"), 0, 0, 1), "zh")
+    assert doc["answer_only"]
+    right = score_response(doc, _reply(doc["answer"]), "think")
+    assert right["answer_step_correct"] and right["valid_process"]
+    bad = [*doc["answer"][:-1], _wrong(doc["answer"][-1])]
+    wrong = score_response(doc, _reply(bad), "think")
+    assert not wrong["answer_correct"] and not wrong["valid_process"]
