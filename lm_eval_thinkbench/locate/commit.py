@@ -21,8 +21,9 @@ It never counts a claim that
 * restates the problem (its text occurs in the problem);
 * names a proper part of the asked expression (``f(5)`` of ``g(f(5) - 1)``: an intermediate);
 * is not yet evaluated: a value with more numbers and symbols than the gold (``5 - 125 + 125``
-  for 5, ``\\frac{30}{5}`` for 6, ``\\frac{\\cos x}{\\sin x}`` for ``\\cot x``) or a fraction of
-  integers not in lowest terms (``\\frac{160}{420}``); a box is always taken as written.
+  for 5, ``\\frac{30}{5}`` for 6, ``\\frac{\\cos x}{\\sin x}`` for ``\\cot x``) or, in a chain that
+  does not say it is the answer or the asked quantity, a fraction of integers not in lowest
+  terms (``\\frac{160}{420}``); a box is always taken as written.
 
 Values are graded with the same checker as the final answer (``Grader.first_equivalent``),
 lazily: one batched call grades the candidates from the first unknown one onward and stops at
@@ -328,8 +329,11 @@ def _candidates(
             value = f"{left} = {value}"
         if rows:
             value = as_column(value, rows)
+        named = kind in ("answer", "asked")
         if kind != "boxed" and not (
-            same_form(value, gold) if rewrite else evaluated(value, gold, gold_atoms)
+            same_form(value, gold)
+            if rewrite
+            else evaluated(value, gold, gold_atoms, lowest_terms=not named)
         ):
             continue
         paragraph = step_index_at(paragraphs, claim.start)
@@ -400,17 +404,22 @@ def as_column(value: str, rows: int) -> str:
     return "\\begin{pmatrix} " + " \\\\ ".join(entries) + " \\end{pmatrix}"
 
 
-def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
+def evaluated(value: str, gold: str, gold_atoms: int, *, lowest_terms: bool = True) -> bool:
     """Whether ``value`` is written as a result, not as a computation still to be done: no
     more atoms than the gold has (a leading ``x =`` aside), no operation between numbers
     unless the gold has one too (``50 \\times \\frac{11}{4}`` is no result for
-    ``137\\frac{1}{2}``, ``1 - 12i`` is one for itself), and no integer fraction that
-    reduces."""
+    ``137\\frac{1}{2}``, ``1 - 12i`` is one for itself), and, with ``lowest_terms``, no
+    integer fraction that reduces. A value stated as the asked quantity's or as the answer
+    ("probability = 34/100") is not held to lowest terms: the protocol counts any
+    mathematically equal value (``\\frac{12}{2}`` for 6), and an unreduced fraction is only a
+    sign of an unfinished computation where nothing says what the value is."""
     value = _LEADING_NAME.sub("", value)
     if atoms(value) > max(gold_atoms, 1):
         return False
     if pending_operation(value) and not pending_operation(gold):
         return False
+    if not lowest_terms:
+        return True
     for m in _INT_FRACTION.finditer(value):
         top, bottom = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
         if int(bottom) and gcd(int(top), int(bottom)) > 1:
