@@ -49,11 +49,25 @@ _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z$\\])|(?<=[.?!]\$)\s+(?=[A-Z])|\n\s
 _RELATION = re.compile(r"=|<|>|\\[lg]eq?\b|\\neq?\b|\\in\b|≤|≥")
 
 
+#: A symbol written as itself and as its LaTeX command names one thing: a problem's
+#: ``$\\square$`` is the trace's "□", its ``$\\theta$`` the trace's "θ".
+_UNICODE_SYMBOLS = str.maketrans(
+    {
+        "□": "\\square", "△": "\\triangle", "◇": "\\diamond", "⋄": "\\diamond",
+        "♣": "\\clubsuit", "♦": "\\diamondsuit", "♥": "\\heartsuit", "♠": "\\spadesuit",
+        "○": "\\circ", "θ": "\\theta", "α": "\\alpha", "β": "\\beta", "γ": "\\gamma",
+        "π": "\\pi", "φ": "\\phi", "ω": "\\omega", "λ": "\\lambda", "μ": "\\mu",
+    }
+)  # fmt: skip
+
+
 def name_key(name: str) -> str:
-    """A name's comparable form: no spaces, sizing commands, ``$``, decorations
+    """A name's comparable form: unicode symbols as their LaTeX commands (``□`` is
+    ``\\square``), no spaces, sizing commands, ``$``, decorations
     (``\\overline{QM}`` is ``QM``), backslashes of function names (``\\tan A`` is ``tan A``)
     or braces around single characters; ``\\dfrac`` as ``\\frac``, ``\\cdot`` as ``*``."""
-    key = re.sub(r"\\(" + _FUNCTIONS + r")(?![A-Za-z])", r"\1", name)
+    key = name.translate(_UNICODE_SYMBOLS)
+    key = re.sub(r"\\(" + _FUNCTIONS + r")(?![A-Za-z])", r"\1", key)
     key = re.sub(r"\\(?:left|right|displaystyle|,|;|!)|\$|\s+", "", key)
     key = re.sub(
         r"\\(?:overline|bar|vec|mathbf|mathrm|widehat|hat|boldsymbol)\{([^{}]*)\}", r"\1", key

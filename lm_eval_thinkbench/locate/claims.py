@@ -150,9 +150,12 @@ _OPTION_WORDS = re.compile(
 )
 _NEGATION = re.compile(r"(?i)\b(?:not|isn't|aren't|wasn't|cannot|can't|never|no\s+longer)\b")
 
+#: Symbols that models write for a problem's ``\\square``, ``\\triangle``, ... : letters of a name,
+#: not punctuation.
+SYMBOLS = "□△◇⋄♣♦♥♠○"
 #: Discourse words stripped from the front of a subject.
 _LEAD = re.compile(
-    r"(?i)^(?:[^\w\\]|\b(?:so|thus|therefore|hence|then|now|and|also|okay|ok|well|yes|no|here|both"
+    r"(?i)^(?:[^\w\\" + SYMBOLS + r"]|\b(?:so|thus|therefore|hence|then|now|and|also|okay|ok|well|yes|no|here|both"
     r"|all|each|only"
     r"|finally|again|indeed|clearly|first|next|similarly|putting\s+it\s+all\s+together"
     r"|in\s+conclusion|in\s+summary|this\s+means|which\s+means|that\s+means|it\s+seems|seems"
