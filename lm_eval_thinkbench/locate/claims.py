@@ -413,6 +413,9 @@ _MODULUS = re.compile(
 _UNIT = re.compile(
     r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z .]*\}(?:\^\{[23]\}|\^[23]|[²³])?\s*$"
 )
+#: A unit of area or volume abbreviated after a prose number ("864 in^2", "72 cm³"): its
+#: exponent makes it look like math, but it is no part of the value.
+_POWER_UNIT = re.compile(r"(?:in|ft|yd|mi|mm|cm|dm|km|m)(?:\^\{?[23]\}?|[²³])")
 #: Operators spelt out in prose ("2 times cos A", "18 plus 5"): a value goes on past them.
 _OPERATOR_WORDS = {
     "times": "*", "plus": "+", "minus": "-", "over": "/", "divided": "/", "by": "",
@@ -891,6 +894,8 @@ def _value(
             continue
         if re.fullmatch(r"[A-Za-z]{2,}", core) and not _VALUE_WORD.match(core):
             is_value = False
+        if kept_end is not None and _POWER_UNIT.fullmatch(core):
+            break  # "864 in^2", "288 cm³": a unit, not a power of a variable
         if len(core) == 1 and core.isalpha() and i + 1 < len(tokens):
             following = tokens[i + 1].group().strip(".,;:!?")
             if re.fullmatch(r"[A-Za-z]{2,}", following) and not _VALUE_WORD.match(following):
