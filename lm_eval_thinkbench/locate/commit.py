@@ -218,11 +218,15 @@ _DOUBTFUL = frozenset(("question", "hypothesis", "check", "premise", "negated"))
 
 def _listed(claims: Sequence[Claim]) -> list[Claim]:
     """For a gold that is a list (``1,-2``): the values a sentence lists for one name ("n = 1
-    or n = -2"; "the solutions are 1 and -2"), read as one list value."""
+    or n = -2"; "the solutions are 1 and -2"; "the roots are x = 5, x = 7, and x = 3", where
+    the first value carries the subject and the variable both), read as one list value. The
+    name a value is listed under is its variable when it has one, else its first name."""
     groups: dict[tuple[tuple[int, int], str], list[Claim]] = {}
     for claim in claims:
         if claim.flags & {"list", "option"} and not claim.flags & _DOUBTFUL and claim.names:
-            groups.setdefault((claim.sentence, name_key(claim.names[0])), []).append(claim)
+            keys = [name_key(n) for n in claim.names]
+            key = next((k for k in keys if _VARIABLE.fullmatch(k)), keys[0])
+            groups.setdefault((claim.sentence, key), []).append(claim)
     out = []
     for group in groups.values():
         values = list(dict.fromkeys(c.value for c in group))
@@ -257,6 +261,7 @@ def _tuples(claims: Sequence[Claim], asked: Asked, reasoning: str) -> list[Claim
     return out
 
 
+_VARIABLE = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
 _SYMBOL_TUPLE = re.compile(r"\(((?:[A-Za-z],)+[A-Za-z])\)")
 
 
