@@ -5,7 +5,9 @@ interval notation: "0 < x < 36, excluding x = 9", "x < 2 or x > 3", "p is greate
 less than or equal to 8/3", "-sqrt(3) < x < sqrt(3)". :func:`interval_statements` turns such a
 sentence into the interval it states (``(0, 9) \\cup (9, 36)``), so it can be graded against an
 interval gold like any other value. Only whole statements about one variable are read: two
-bounds of a double inequality, or one-sided bounds joined by "or"; exclusions split the result.
+bounds of a double inequality, one-sided bounds joined by "or", or one bound alone ("which
+implies x > 5", "all real numbers less than or equal to 0": a ray, the solution set when the
+gold is one); exclusions split the result.
 """
 
 from __future__ import annotations
@@ -32,6 +34,17 @@ _SIDES_OR = re.compile(
 _WORDS = re.compile(
     rf"(?P<var>[a-z])\s+(?:is|must\s+be)\s+greater\s+than\s+(?P<lq>or\s+equal\s+to\s+)?(?P<lo>{_BOUND})"
     rf"\s+and\s+less\s+than\s+(?P<hq>or\s+equal\s+to\s+)?(?P<hi>{_BOUND})"
+)
+#: One bound on a variable standing alone ("which implies x > 5"), not a side of a double
+#: inequality or of an "or", and its prose form ("all real numbers less than or equal to 0").
+_ONE_SIDE = re.compile(
+    rf"(?<![\w\\<>≤≥=.])(?P<var>[a-z])\s*(?P<op>{_LESS}|{_MORE})\s*(?P<b>{_BOUND})"
+    rf"(?!\w|\.\d|\s*(?:{_LESS}|{_MORE}|=|,?\s*or\b|,?\s*and\b))"
+)
+_JOINED = re.compile(rf"(?:\bor|\band|(?:{_LESS}|{_MORE})[^,;<>]*,)\s*$")
+_ONE_SIDE_WORDS = re.compile(
+    rf"\ball\s+(?:real\s+)?(?:numbers|values)\s+(?:that\s+are\s+)?(?P<dir>greater|less|more"
+    rf"|larger|smaller)\s+than\s+(?P<eq>or\s+equal\s+to\s+)?(?P<b>{_BOUND})(?!\s*(?:and|or)\b)"
 )
 _EXCLUDED = re.compile(
     rf"\s*,?\s*(?:excluding|except(?:\s+for)?|but\s+not|other\s+than|and\s+not)\s+(?:at\s+)?"
@@ -66,6 +79,15 @@ def interval_statements(sentence: str) -> list[str]:
         piece = _Piece(_bound(m["lo"]), _bound(m["hi"]), _closed(m["lop"]), _closed(m["hop"]))
         found.append(_with_exclusions([piece], text, m.end()))
     found += [" ".join(m["iv"].split()) for m in _LITERAL.finditer(text)]
+    for m in _ONE_SIDE.finditer(text):
+        if _JOINED.search(text, 0, m.start()):
+            continue  # the second side of "x < 2 or x > 3"
+        if ray := _ray(m["op"], m["b"]):
+            found.append(_render([ray]))
+    for m in _ONE_SIDE_WORDS.finditer(text):
+        op = ("<" if m["dir"] in ("less", "smaller") else ">") + ("=" if m["eq"] else "")
+        if ray := _ray(op, m["b"]):
+            found.append(_render([ray]))
     for m in _SIDES_OR.finditer(text):
         first = _ray(m["op"], m["b"])
         second = _ray(m["sop"], m["sb"])
