@@ -269,9 +269,106 @@ def test_the_final_statement_names_the_asked_quantity(grader):
         ("for \\( x \\) in the interval \\([-2, 7]\\).", ["[-2, 7]"]),
         ("\\( -2 \\le x \\le 7 \\)", ["[-2, 7]"]),
         ("The roots are 2 and 3.", []),
+        # one bound alone is a ray; the second side of an "or" is no ray of its own
+        ("That means \\(x - 5 > 0\\), which implies \\(x > 5\\).", ["(5, \\infty)"]),
+        ("the range of y is all real numbers less than or equal to 0.", ["(-\\infty, 0]"]),
+        ("x > 5 and x < 9", []),
     ],
 )
 def test_inequalities_read_as_intervals(sentence, intervals):
     from lm_eval_thinkbench.locate.intervals import interval_statements
 
     assert interval_statements(sentence) == intervals
+
+
+# Held-out real phrasings (Sky-T1 on MATH-500) that the locator missed before each rule.
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step", "rule"),
+    [
+        # the result of the computation the asked quantity was just set to (idx 5, 405, 496)
+        (
+            "If the perimeter of one of the triangles is 21 inches, what is the perimeter, in "
+            "inches, of the regular hexagon?",
+            "Each side is 7 inches.\n\nSince a hexagon has six sides, the perimeter of the "
+            "hexagon would be 6 times the length of one side. So, that's 6 times 7 inches.\n\n"
+            "Let me calculate that: 6 times 7 is 42 inches.",
+            "42",
+            2,
+            "computed",
+        ),
+        (
+            "In how many ways can 3 people be assigned to 5 different offices?",
+            "So, the total number of ways should be 5 × 4 × 3.\n\n"
+            "Let me calculate that: 5 × 4 is 20, and 20 × 3 is 60.",
+            "60",
+            1,
+            "computed",
+        ),
+        (
+            "Let $z = 1+i$ and $w = \\dfrac{3z+1}{5z+7}$. Find $|w|$.",
+            "So \\( |w| = \\sqrt{ \\frac{4225}{28561} } \\).\n\nNote \\( 4225 = 65^2 \\).\n\n"
+            "Therefore, \\( \\sqrt{ \\frac{4225}{28561} } = \\frac{65}{169} \\).",
+            "\\frac{5}{13}",
+            2,
+            "computed",
+        ),
+        # an unreduced fraction stated as the asked quantity (idx 162)
+        (
+            "What is the probability that a randomly selected integer in the set "
+            "$$\\{1,2,3,\\ldots,100\\}$$ is divisible by 2 and not divisible by 3?",
+            "There are 34 such numbers.\n\nSo, probability = 34 / 100.",
+            "\\dfrac{17}{50}",
+            1,
+            "asked",
+        ),
+        # a unicode symbol for the problem's LaTeX one (idx 437)
+        (
+            "Using the equations below, what is the value of $\\square$ ?",
+            "So, 5 + □ = 8\n\nTherefore, □ = 8 - 5 = 3",
+            "3",
+            1,
+            "asked",
+        ),
+        # an abbreviated area unit after the value (idx 257)
+        (
+            "What is the total surface area, in square inches, of a cube with a volume of $1$ "
+            "cubic foot?",
+            "Therefore, the area of one face is 144 in^2.\n\nSince the cube has 6 faces, the "
+            "total surface area is 6 * 144 in^2 = 864 in^2.",
+            "864 \\mbox{ inches}^2",
+            1,
+            "asked",
+        ),
+        # values listed for one variable, the first also carrying the subject (held-out 2 idx 36)
+        (
+            "Find the roots of $(x - 3)^3 + (x -7)^3 = (2x - 10)^3.$",
+            "So x = 5 is one root.\n\nTherefore, the roots are x = 5, x = 7, and x = 3.",
+            "3, 5, 7",
+            1,
+            "asked",
+        ),
+        # one bound as the solution set (idx 312)
+        (
+            "Solve \\[\\frac{1}{x - 5} > 0.\\]Enter your answer using interval notation.",
+            "The numerator is positive.\n\nSo, \\(x - 5\\) needs to be positive. That means "
+            "\\(x - 5 > 0\\), which implies \\(x > 5\\).",
+            "(5,\\infty)",
+            1,
+            "result",
+        ),
+    ],
+)
+def test_held_out_phrasings_are_commitments(grader, problem, reasoning, gold, step, rule):
+    found = _first(reasoning, gold, grader, problem)
+    assert (found.step_index, found.rule) == (step, rule), found
+
+
+def test_a_part_of_the_opened_computation_is_not_its_result(grader):
+    """``\\sqrt[3]{64} = 4`` computes the inner root of the expression the model set up, not
+    the expression (held-out 2 idx 395: the gold 4 is reached again by the outer root)."""
+    reasoning = (
+        "So the expression is \\( \\left(16\\sqrt[3]{64}\\right)^{\\frac{1}{3}} \\).\n\n"
+        "I know that \\( 4^3 = 64 \\), so \\( \\sqrt[3]{64} = 4 \\)."
+    )
+    problem = "If $a = 8$, what is the value of $\\left(16\\sqrt[3]{a^2}\\right)^{\\frac 13}$?"
+    assert _first(reasoning, "4", grader, problem).step_index is None

@@ -1,10 +1,11 @@
 """The rule locator against hand annotations of real Sky-T1 traces (FIRST_CORRECT_PROTOCOL.md).
 
 Floors are what the locator measures minus a little (``benchmarks/locator_truth.py`` prints the
-figures): the dev set (20 traces, two annotation passes) and the design set (102 traces, one
-pass, read while the rules were designed). The scripted judge that answers the annotated step
-must agree on every trace, which checks that the judge path maps an index to its step and
-tokens.
+figures): the dev set (20 traces, two annotation passes), the design set (102 traces, one
+pass, read while the rules were designed) and the two held-out sets (36 and 38 traces,
+annotated blind, since used to develop the rules for their misses). The scripted judge that
+answers the annotated step must agree on every trace, which checks that the judge path maps an
+index to its step and tokens.
 """
 
 import json
@@ -20,7 +21,13 @@ from lm_eval_thinkbench.tokens import get_counter
 TRACES = SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"
 MATH500 = SHARED_DATA / "math500" / "test.jsonl"
 DEV = SHARED_DATA / "traces" / "first_correct_dev.jsonl"
-DESIGN = Path(__file__).resolve().parents[1] / "benchmarks" / "data" / "first_correct_design.jsonl"
+BENCH_DATA = Path(__file__).resolve().parents[1] / "benchmarks" / "data"
+SETS = {
+    "dev": DEV,
+    "design": BENCH_DATA / "first_correct_design.jsonl",
+    "heldout": BENCH_DATA / "first_correct_heldout.jsonl",
+    "heldout2": BENCH_DATA / "first_correct_heldout2.jsonl",
+}
 
 
 @pytest.fixture(scope="module")
@@ -42,10 +49,15 @@ def _data(path):
 
 @pytest.mark.parametrize(
     ("name", "exact", "near", "error"),
-    [("dev", 19 / 20, 19 / 20, 0.02), ("design", 0.90, 0.90, 0.04)],
+    [
+        ("dev", 19 / 20, 19 / 20, 0.02),
+        ("design", 0.90, 0.90, 0.04),
+        ("heldout", 0.70, 0.75, 0.07),
+        ("heldout2", 0.76, 0.76, 0.05),
+    ],
 )
 def test_rule_locator_agrees_with_annotations(grader, counter, name, exact, near, error):
-    items = _data(DEV if name == "dev" else DESIGN)
+    items = _data(SETS[name])
     rows = [measure(item, grader, counter) for item in items]
     assert all(r.steps == item.n_steps for r, item in zip(rows, items, strict=True))
     s = summary(rows)

@@ -155,8 +155,8 @@ _NEGATION = re.compile(r"(?i)\b(?:not|isn't|aren't|wasn't|cannot|can't|never|no\
 SYMBOLS = "□△◇⋄♣♦♥♠○"
 #: Discourse words stripped from the front of a subject.
 _LEAD = re.compile(
-    r"(?i)^(?:[^\w\\" + SYMBOLS + r"]|\b(?:so|thus|therefore|hence|then|now|and|also|okay|ok|well|yes|no|here|both"
-    r"|all|each|only"
+    r"(?i)^(?:[^\w\\" + SYMBOLS + r"]"
+    r"|\b(?:so|thus|therefore|hence|then|now|and|also|okay|ok|well|yes|no|here|both|all|each|only"
     r"|finally|again|indeed|clearly|first|next|similarly|putting\s+it\s+all\s+together"
     r"|in\s+conclusion|in\s+summary|this\s+means|which\s+means|that\s+means|it\s+seems|seems"
     r"|so\s+that|we\s+have|i\s+have|we\s+get|i\s+get|we\s+find|i\s+find|we\s+know|i\s+know"

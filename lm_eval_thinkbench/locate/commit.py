@@ -7,6 +7,8 @@ traces). A claim (``locate.claims``) whose value equals the gold counts when it 
 * the value of the asked quantity under one of its names (``"asked"``, see ``locate.asked``):
   ``a + b = -3 + 3 = 0`` when the problem asks for ``a + b``, "the smallest integer ... is 17",
   ``x = 3`` when it asks for x, ``g(6) = 7`` once ``g(f(5) - 1)`` was set equal to ``g(6)``;
+* the result of the computation the model just set the asked quantity to (``"computed"``):
+  "the perimeter would be 6 times 7 inches", then "6 times 7 is 42 inches";
 * the result of a computation that the model adopts at once (``"adopted"``): an unnamed chain
   (``1239 + 361 = 1600``, a displayed ``\\[ 68 + 13 = 81 \\]``) or a chain under a name not
   known to be the asked one, when the next answer statement or asked-quantity claim, in the same
@@ -110,6 +112,18 @@ class _Candidate:
     kind: str  # "boxed", "answer", "asked", "open"
     value: str
     paragraph: int
+    unreduced: bool = False  # an integer fraction not in lowest terms
+
+
+@dataclass(frozen=True)
+class _Opener:
+    """The asked quantity set equal to a computation still to be done ("the total number of
+    ways should be 5 × 4 × 3", ``|w| = \\sqrt{\\frac{4225}{28561}}``): where, and the
+    computation's key."""
+
+    start: int
+    paragraph: int
+    key: str
 
 
 def first_commitment(
@@ -142,7 +156,7 @@ def first_commitment(
         ],
         key=lambda c: (c.start, c.end),
     )
-    candidates = _candidates(reasoning, claims, asked, gold, problem)
+    candidates, openers = _candidates(reasoning, claims, asked, gold, problem)
     doubts = [(c.start, name_key(c.value)) for c in reading.claims if c.flags & _DOUBT]
     asides = [  # numbers set aside; a formula "perhaps the expression is ..." is no result
         (c.start, name_key(c.value))
@@ -159,6 +173,7 @@ def first_commitment(
         doubts=doubts,
         asides=asides,
         free=free,
+        openers=openers,
     )
 
 
@@ -306,8 +321,9 @@ def final_claims(reading: Reading) -> list[Claim]:
 
 def _candidates(
     reasoning: str, claims: Sequence[Claim], asked: Asked, gold: str, problem: str | None
-) -> list[_Candidate]:
-    """The claims that could commit, each with its kind and the value to grade."""
+) -> tuple[list[_Candidate], list[_Opener]]:
+    """The claims that could commit, each with its kind and the value to grade, and the
+    claims that set the asked quantity equal to a computation still to be done."""
     paragraphs = split_separator(reasoning)
     problem_key = name_key(problem) if problem else ""
     gold_is_equation = "=" in gold
@@ -317,6 +333,7 @@ def _candidates(
     column = _COLUMN.fullmatch(gold.strip())
     rows = len(re.split(r"\\\\", column.group(1))) if column else 0
     out: list[_Candidate] = []
+    openers: list[_Opener] = []
     for claim in claims:
         flags = claim.flags
         if flags & _REJECT or ("approx" in flags and not gold_decimal):
@@ -334,16 +351,18 @@ def _candidates(
             value = f"{left} = {value}"
         if rows:
             value = as_column(value, rows)
-        named = kind in ("answer", "asked")
-        if kind != "boxed" and not (
-            same_form(value, gold)
-            if rewrite
-            else evaluated(value, gold, gold_atoms, lowest_terms=not named)
-        ):
-            continue
-        paragraph = step_index_at(paragraphs, claim.start)
-        out.append(_Candidate(claim, kind, value, -1 if paragraph is None else paragraph))
-    return out
+        at = step_index_at(paragraphs, claim.start)
+        paragraph = -1 if at is None else at
+        if kind != "boxed" and not rewrite:
+            if not evaluated(value, gold, gold_atoms, lowest_terms=False):
+                if kind in ("answer", "asked"):
+                    openers.append(_Opener(claim.start, paragraph, name_key(claim.value)))
+                continue
+            unreduced = not evaluated(value, gold, gold_atoms)
+            out.append(_Candidate(claim, kind, value, paragraph, unreduced))
+        elif kind == "boxed" or same_form(value, gold):
+            out.append(_Candidate(claim, kind, value, paragraph))
+    return out, openers
 
 
 def _kind(claim: Claim, asked: Asked) -> str | None:
@@ -442,6 +461,7 @@ def _first_equal(
     doubts: Sequence[tuple[int, str]],
     asides: Sequence[tuple[int, str]],
     free: frozenset[str],
+    openers: Sequence[_Opener] = (),
 ) -> Found:
     """Walk the candidates in order, grading lazily. An open claim equal to the gold is a
     result at once when the gold is no integer and the claim names its value in no words of its
@@ -473,6 +493,10 @@ def _first_equal(
             continue
         if candidate.kind != "open":
             return Found(candidate.claim, candidate.kind, graded, timeouts)
+        if _computes(candidate, candidates[:i], openers):
+            return Found(candidate.claim, "computed", graded, timeouts)
+        if candidate.unreduced:
+            continue
         by_variable = any(name_key(n) in free for n in candidate.claim.names)
         named = any(_has_letter(n) for n in candidate.claim.names)
         if (rewrite and not (integer_gold and named)) or not (
@@ -497,3 +521,31 @@ def _first_equal(
         if equal(adopter):
             return Found(candidate.claim, "adopted", graded, timeouts)
     return Found(None, None, graded, timeouts)
+
+
+def _computes(
+    candidate: _Candidate, before: Sequence[_Candidate], openers: Sequence[_Opener]
+) -> bool:
+    """Whether an unnamed chain computes what the latest opener set the asked quantity to.
+
+    No other value of the asked quantity came between, and the chain starts from that very
+    computation, the opener in its paragraph or one of the two before ("arccos(-0.5) is 120
+    degrees" after "θ = arccos(-0.5)"), or from numbers alone, the opener in its paragraph or
+    the one before ("5 × 4 is 20, and 20 × 3 is 60" after "the total number of ways should be
+    5 × 4 × 3"), but not from a part of it (``\\sqrt[3]{64} = 4`` inside
+    ``(16\\sqrt[3]{64})^{1/3}``). The protocol counts "the result of the computation that
+    produces the asked quantity"; a chain of numbers names no other quantity it could be."""
+    start = candidate.claim.start
+    opener = next((o for o in reversed(openers) if o.start < start), None)
+    if opener is None or candidate.paragraph - opener.paragraph > 2:
+        return False
+    if any(c.kind != "open" and c.claim.start > opener.start for c in before):
+        return False
+    if not candidate.claim.names:
+        return False
+    first = candidate.claim.names[0]
+    key = name_key(first)
+    if key != opener.key and key in opener.key:
+        return False  # a part of the computation (the inner cube root of a cube root)
+    near = candidate.paragraph - opener.paragraph <= 1
+    return key == opener.key or (near and not _has_letter(first))

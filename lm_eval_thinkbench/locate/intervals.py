@@ -41,7 +41,7 @@ _ONE_SIDE = re.compile(
     rf"(?<![\w\\<>≤≥=.])(?P<var>[a-z])\s*(?P<op>{_LESS}|{_MORE})\s*(?P<b>{_BOUND})"
     rf"(?!\w|\.\d|\s*(?:{_LESS}|{_MORE}|=|,?\s*or\b|,?\s*and\b))"
 )
-_JOINED = re.compile(rf"(?:\bor|\band|(?:{_LESS}|{_MORE})[^,;<>]*,)\s*$")
+_JOINED = re.compile(rf"(?:\bor|\band|{_LESS}|{_MORE}|(?:{_LESS}|{_MORE})[^,;<>]*,)\s*$")
 _ONE_SIDE_WORDS = re.compile(
     rf"\ball\s+(?:real\s+)?(?:numbers|values)\s+(?:that\s+are\s+)?(?P<dir>greater|less|more"
     rf"|larger|smaller)\s+than\s+(?P<eq>or\s+equal\s+to\s+)?(?P<b>{_BOUND})(?!\s*(?:and|or)\b)"
@@ -81,7 +81,7 @@ def interval_statements(sentence: str) -> list[str]:
     found += [" ".join(m["iv"].split()) for m in _LITERAL.finditer(text)]
     for m in _ONE_SIDE.finditer(text):
         if _JOINED.search(text, 0, m.start()):
-            continue  # the second side of "x < 2 or x > 3"
+            continue  # a side of "0 < x < 36" or the second side of "x < 2 or x > 3"
         if ray := _ray(m["op"], m["b"]):
             found.append(_render([ray]))
     for m in _ONE_SIDE_WORDS.finditer(text):
