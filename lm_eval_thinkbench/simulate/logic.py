@@ -92,8 +92,12 @@ class LogicTruth:
 
 
 def _mutate(text: str, rng: random.Random) -> str:
-    """``text`` with one letter or digit changed to another of its kind (case included)."""
+    """``text`` with one letter or digit changed to another of its kind (case included); text
+    with neither (a step that determines nothing yet, ``***``) gets a digit for its first
+    character."""
     spots = [i for i, c in enumerate(text) if c.isascii() and c.isalnum()]
+    if not spots:
+        return "0" + text[1:]
     i = rng.choice(spots)
     pool = string.digits if text[i].isdigit() else string.ascii_uppercase
     new = rng.choice([c for c in pool if c != text[i].upper()])

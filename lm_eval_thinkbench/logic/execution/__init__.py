@@ -3,6 +3,8 @@
 from lm_eval_thinkbench.logic.execution import (  # noqa: F401
     board,
     cipher,
+    deduction,
+    games,
     grid,
     machines,
     matrix,
