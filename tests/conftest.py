@@ -40,3 +40,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("e2e"):
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def demo_runs(tmp_path_factory, math500_path) -> dict:
+    """Simulated lm-eval runs (label -> output folder), made once: see tests/demo_runs.py."""
+    from demo_runs import make_runs
+
+    return make_runs(tmp_path_factory.mktemp("demo-runs"), math500_path)

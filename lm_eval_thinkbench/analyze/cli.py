@@ -18,6 +18,7 @@ from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 from lm_eval_thinkbench.analyze.readers import FORMATS
 from lm_eval_thinkbench.analyze.samples import InputFormatError
 from lm_eval_thinkbench.analyze.score import CORRECTNESS, LOCATORS, SPLITS
+from lm_eval_thinkbench.compare import cli as compare_cli
 from lm_eval_thinkbench.judge.cache import CACHE_ENV
 from lm_eval_thinkbench.judge.settings import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, JudgeSettings
 from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, DEFAULT_SWITCH_PHRASES
@@ -197,6 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers", type=int, default=min(4, os.cpu_count() or 1),
         help="processes that grade and count (default: the CPU count, at most 4; 1: none)",
     )  # fmt: skip
+    compare_cli.register(commands)
     return parser
 
 
@@ -243,6 +245,8 @@ def options_from_args(args: argparse.Namespace) -> AnalyzeOptions:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if args.command != "analyze":  # the other subcommands run themselves
+        return int(args.run(args))
     try:
         options = options_from_args(args)
         result = analyze(options)

@@ -1,0 +1,1 @@
+"""Standard-harness graders beside ours on the same responses (``thinkbench compare``)."""

@@ -1,0 +1,80 @@
+"""``thinkbench compare RUN [RUN ...]``: our verdicts beside the standard harness graders'.
+
+Registered on the ``thinkbench`` command by ``analyze/cli.py``; reads runs as ``thinkbench
+analyze`` does (any of its formats, ``NAME=PATH`` labels).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from pathlib import Path
+from typing import Any
+
+from lm_eval_thinkbench.analyze.readers import FORMATS, read_runs
+from lm_eval_thinkbench.analyze.samples import InputFormatError
+from lm_eval_thinkbench.analyze.select import select
+
+DESCRIPTION = """\
+Grade the same responses with this project's checker and with the standard lm-eval graders:
+hendrycks_math500 (is_equiv), minerva_math500 (its sympy exact_match and its math_verify
+metric) and plain math-verify. Writes compare.md (per-grader accuracy, and every document
+where the graders disagree with the strings each one compared), compare.json and compare.csv.
+minerva's sympy comparison runs with sympy's lark LaTeX parser (docs/compare.md says why).
+"""
+
+
+def register(commands: Any) -> None:
+    p = commands.add_parser(
+        "compare",
+        help="our verdicts beside the standard harness graders' on the same responses",
+        description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("runs", nargs="+", metavar="RUN", help="a log folder or file, or NAME=PATH")
+    p.add_argument(
+        "-o", "--output", type=Path, default=Path("thinkbench-compare"),
+        help="folder for compare.md/.json/.csv (default: %(default)s)",
+    )  # fmt: skip
+    p.add_argument("--format", dest="input_format", choices=FORMATS, default="auto")
+    p.add_argument(
+        "--gold", type=Path, metavar="FILE",
+        help="the dataset (MATH-500's test.jsonl): its answers replace the logged golds and "
+        "its solutions are what the harness graders read, matched by problem text",
+    )  # fmt: skip
+    p.add_argument("--limit", type=int, help="the first N responses per model and subset")
+    p.set_defaults(run=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from lm_eval_thinkbench.analyze.gold import read_gold, with_gold
+    from lm_eval_thinkbench.compare.core import compare, with_solutions
+    from lm_eval_thinkbench.compare.report import write_compare
+    from lm_eval_thinkbench.datafiles import DatasetError, read_records
+
+    # math-verify logs every parse that times out with the whole text it parsed
+    logging.getLogger("math_verify").setLevel(logging.CRITICAL)
+    try:
+        samples = select(read_runs(args.runs, args.input_format).samples, args.limit)
+        solutions = None
+        if args.gold is not None:
+            samples = with_gold(samples, read_gold(args.gold))
+            try:
+                records = read_records(args.gold, "records with problem and solution")
+            except DatasetError as exc:
+                raise InputFormatError(f"--gold: {exc}") from None
+            solutions = with_solutions(samples, records)
+    except (InputFormatError, ValueError) as exc:
+        print(f"thinkbench compare: {exc}", file=sys.stderr)
+        return 2
+    rows, summaries = compare(samples, solutions)
+    files = write_compare(args.output, rows, summaries)
+    for s in summaries:
+        print(
+            f"{s.model} · {s.task}: {s.samples} responses, "
+            + ", ".join(f"{g} {a:.3f}" for g, a in s.accuracy.items())
+            + f"; {len(s.disagreements)} disagree"
+        )
+    print(f"reports in {args.output}: " + ", ".join(p.name for p in files))
+    return 0
