@@ -69,6 +69,7 @@ def real(tmp_path_factory, math500_path):
     return json.loads((out / "compare.json").read_text()), (out / "compare.md").read_text()
 
 
+@pytest.mark.slow
 def test_real_accuracies_equal_the_graders_own(real, math500_path):
     report, markdown = real
     hendrycks, minerva, parse, verify = own_graders()
@@ -107,6 +108,7 @@ def test_real_accuracies_equal_the_graders_own(real, math500_path):
     assert "| sky |" in markdown and "| qwen |" in markdown
 
 
+@pytest.mark.slow
 def test_real_reasons_show_what_each_grader_compared(real):
     report, _ = real
     sky = [r for r in report["rows"] if r["model"] == "sky"]
