@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import math
+from pathlib import Path
 from statistics import fmean, stdev
 from types import SimpleNamespace
 
 import pytest
+import yaml
 from lm_eval.api.filter import FilterEnsemble
 from lm_eval.api.instance import Instance
 from lm_eval.api.metrics import mean_stderr, pooled_sample_stderr
+from support.data import SHARED_DATA
+from support.tasks import task_manager
 
 from lm_eval_thinkbench.cli import with_repeats
 from lm_eval_thinkbench.datafiles import DatasetError
@@ -156,3 +160,32 @@ def test_filter_votes_by_grader_equivalence_and_process_results_reads_the_votes(
         "pass_at_k": 1.0,
         "maj_at_k": 1.0,
     }
+
+
+CONFIGS = Path(__file__).resolve().parent.parent / "configs"
+R1 = {"do_sample": True, "temperature": 0.6, "top_p": 0.95, "max_gen_toks": 32768}
+
+
+@pytest.mark.parametrize(
+    ("config", "repeats"),
+    [("vllm_r1_distill_qwen_7b.yaml", 4), ("vllm_r1_distill_qwen_7b_competitions.yaml", 64)],
+)
+def test_r1_protocol_configs_run_what_they_claim(config, repeats, math500_path):
+    """The configs that claim DeepSeek-R1's protocol load tasks with its sampling and k."""
+    cfg = yaml.safe_load((CONFIGS / config).read_text())
+    paths = {
+        "math500_path": str(math500_path),
+        "aime24_path": str(SHARED_DATA / "aime24" / "test.jsonl"),
+        "amc23_path": str(SHARED_DATA / "amc23" / "test.jsonl"),
+        "aime25_path": str(Path(__file__).parent / "fixtures" / "aime25_sample.jsonl"),
+    }
+    loaded = task_manager(**paths, **cfg.get("metadata", {})).load(cfg["tasks"].split(","))
+    assert loaded["tasks"]
+    for name, task in loaded["tasks"].items():
+        assert task.config.repeats == repeats, name
+        assert R1.items() <= task.config.generation_kwargs.items(), name
+
+
+def test_every_config_says_which_protocol_it_follows():
+    for config in sorted((CONFIGS).glob("*.yaml")):
+        assert "# Protocol:" in config.read_text(), config.name
