@@ -25,6 +25,10 @@ Keys (all optional):
 * ``processbench_reading``: how a ProcessBench box becomes an index: ``official`` (as
   ProcessBench's own script reads it; the default) or ``tolerant`` (checked by its loader).
 
+Two more keys are read elsewhere: ``repeats`` (samples per problem of every math task, applied
+when the task is built: ``harness.metrics.apply_repeats``) and the local data paths
+(``math500_path``, ``aime24_path``, ... : ``harness.data``).
+
 Every suite's loader calls :func:`configure`, so a bad setting (an unknown marker set) fails at
 load time, before any generation is spent.
 """
