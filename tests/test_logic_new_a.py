@@ -9,11 +9,18 @@ in ``test_logic_generation.py`` (marked slow for these subclasses).
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from statistics import fmean
 
 import pytest
 
 from lm_eval_thinkbench.logic import registry
+from lm_eval_thinkbench.logic.execution.equations import (
+    constraint_text,
+    parse_expression,
+    solutions,
+    tree_steps,
+)
 from lm_eval_thinkbench.logic.execution.recipes import simulate
 from lm_eval_thinkbench.logic.execution.scanning import insert_after, split_blocks
 from lm_eval_thinkbench.logic.harness.filters import score_response
@@ -23,6 +30,8 @@ from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, OK
 from lm_eval_thinkbench.logic.seeds import derive_rng
 
 MINE = (
+    "equations/letters",
+    "equations/target",
     "recipes/blocks",
     "recipes/exchange",
     "strings/insert",
@@ -30,6 +39,9 @@ MINE = (
     "strings/split",
 )
 FRESH_PER_LEVEL = 50
+#: Subclasses whose steps are the operations of the model's own answer: a wrong answer cannot
+#: come with steps that replay.
+ANSWER_REPLAYED = {"equations/target"}
 
 
 def _sub(key: str):
@@ -106,6 +118,72 @@ def test_insertion_and_runs_by_hand():
     assert runs.run(state) == ["AA:1", "AA:2", "BB:4", "CCCC:7", "BB:9", "AAAA:10"]
 
 
+def test_letter_equations_by_hand():
+    # LogicGame 逻辑等式 level 0: A and B are 1 or 2, and 2B = A.
+    constraint = ["lin", 2, "B", 1, "A", 0]
+    assert constraint_text(constraint) == "2B = A"
+    assert solutions(["A", "B"], [constraint]) == [{"A": 2, "B": 1}]
+    assert constraint_text(["prod", "D", "G", 2, "F", 1]) == "DG = 2F + 1"
+    assert constraint_text(["lin", 3, "A", 2, "C", -4]) == "3A = 2C - 4"
+    sub = _sub("equations/letters")
+    p = sub.generate(derive_rng("letters-by-hand"), 3)
+    steps = list(p.process)
+    assert sub.replay(p.state, p.answer, steps[::-1]).valid  # any order of the letters
+    assert sub.replay(p.state, p.answer, [s.lower() for s in steps]).valid
+    assert sub.replay(p.state, p.answer, [*steps[:2], steps[1], *steps[3:]]).first_invalid_step == 2
+    assert sub.replay(p.state, p.answer, steps[:-1]).first_invalid_step == len(steps) - 1
+    wrong = steps[0].split("=")[0] + "=9"
+    assert sub.replay(p.state, p.answer, [wrong, *steps[1:]]).first_invalid_step == 0
+
+
+def _count_trees(numbers: list[int], target: Fraction) -> int:
+    """Expression trees over ``numbers`` (in order) worth ``target``, by plain recursion."""
+
+    def values(nums: list[int]) -> list[Fraction]:
+        if len(nums) == 1:
+            return [Fraction(nums[0])]
+        out = []
+        for k in range(1, len(nums)):
+            for a in values(nums[:k]):
+                for b in values(nums[k:]):
+                    out += [a + b, a - b, a * b] + ([a / b] if b else [])
+        return out
+
+    return values(numbers).count(target)
+
+
+def test_target_arithmetic_answers_are_unique_and_checked_by_value():
+    sub = _sub("equations/target")
+    for i in range(20):
+        p = sub.generate(derive_rng("target-unique", i), 2)
+        assert _count_trees(p.state["numbers"], Fraction(p.state["target"])) == 1, p.state
+    state = {"numbers": [5, 1, 4], "target": 24}
+    steps, value = tree_steps(parse_expression(["(5+1)*4"]))
+    assert (steps, value) == (["5+1=6", "6*4=24"], 24)
+    for spelling in (["(5+1)*4"], ["((5+1))*(4)"], ["(", "5", "+", "1", ")", "*", "4"],
+                     ["（５＋１）×４"]):  # fmt: skip
+        assert sub.answer_correct(state, spelling, ["(5+1)*4"]), spelling
+        assert sub.replay(state, spelling, ["5+1=6", "6*4=24"]).valid
+    assert not sub.answer_correct(state, ["4*(5+1)"], ["(5+1)*4"])  # the numbers' order is fixed
+    assert not sub.answer_correct(state, ["(5+1)*4+0"], ["(5+1)*4"])
+    assert sub.replay(state, ["5+1*4"], ["1*4=4", "5+4=9"]).first_invalid_step == 2  # misses 24
+    assert sub.replay(state, ["(5+1)*4"], ["5+1=6", "6*4=25"]).first_invalid_step == 1
+    assert (
+        sub.replay({"numbers": [5, 1, 1], "target": 5}, ["5/(1-1)"], ["1-1=0"]).first_invalid_step
+        == 1
+    )
+    assert tree_steps(parse_expression(["7/2-1"])) == (["7/2=7/2", "7/2-1=5/2"], Fraction(5, 2))
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["__import__('os').system('x')", "5**2", "5//2", "-5+1", "1_0", "1e3", "5 if 1 else 2",
+     "(" * 150 + "1" + ")" * 150, "1+" * 5000 + "1", "", "2(3)", "{5}", "5.0", "5,1"],
+)  # fmt: skip
+def test_target_parser_admits_only_arithmetic(text):
+    assert parse_expression([text]) is None
+
+
 # ----- fresh items ----------------------------------------------------------------------------
 
 
@@ -168,7 +246,8 @@ def test_scripted_replies_score_as_known(key):
     assert right["status"] == OK and right["answer_step_correct"] and right["valid_process"]
     wrong = recs["wrong_answer_right_steps"]
     assert not wrong["answer_correct"] and wrong["step_similarity"] == 1.0
-    assert wrong["valid_process"]  # the steps replay; only the answer is off
+    # The steps replay and only the answer is off, unless the steps are the answer's own.
+    assert wrong["valid_process"] == (key not in ANSWER_REPLAYED)
     step = recs["wrong_step"]
     assert step["answer_correct"] and not step["answer_step_correct"]
     assert (step["valid_process"], step["first_invalid_step"]) == (False, k)
@@ -176,7 +255,8 @@ def test_scripted_replies_score_as_known(key):
     out = process_results(doc, [list(recs.values())])
     assert out["answer_acc"] == 0.5 and out["answer_step_acc"] == 0.25
     assert out["format_error"] == 0.25 and out["if_error"] == 0.0
-    assert out["valid_process"] == 0.5 and out["overall_acc"] == [1.0, 0.0, 0.0]
+    assert out["valid_process"] == (0.25 if key in ANSWER_REPLAYED else 0.5)
+    assert out["overall_acc"] == [1.0, 0.0, 0.0]
 
 
 @pytest.mark.parametrize("key", MINE)

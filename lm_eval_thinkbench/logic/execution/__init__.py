@@ -4,6 +4,7 @@ from lm_eval_thinkbench.logic.execution import (  # noqa: F401
     board,
     cipher,
     deduction,
+    equations,
     games,
     grid,
     machines,
