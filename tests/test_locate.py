@@ -347,6 +347,16 @@ def test_inequalities_read_as_intervals(sentence, intervals):
             1,
             "asked",
         ),
+        # a qualifier restating the question's own (held-out 2 idx 388)
+        (
+            "What is the smallest real number $x$ in the domain of the function "
+            "$$g(x) = \\sqrt{(x-3)^2-(x-8)^2}~?$$",
+            "So the domain is all x with \\( x \\geq 5.5 \\).\n\n"
+            "The smallest real number in this domain is \\( 5.5 \\).",
+            "\\frac{11}{2}",
+            1,
+            "asked",
+        ),
         # one bound as the solution set (idx 312)
         (
             "Solve \\[\\frac{1}{x - 5} > 0.\\]Enter your answer using interval notation.",
@@ -372,3 +382,10 @@ def test_a_part_of_the_opened_computation_is_not_its_result(grader):
     )
     problem = "If $a = 8$, what is the value of $\\left(16\\sqrt[3]{a^2}\\right)^{\\frac 13}$?"
     assert _first(reasoning, "4", grader, problem).step_index is None
+
+
+def test_a_qualifier_the_question_does_not_have_names_something_else(grader):
+    """A qualifier the question lacks ("in the first interval") names another quantity."""
+    problem = "What is the smallest real number $x$ in the domain of the function $g$?"
+    reasoning = "The smallest real number in the first interval is \\( 5.5 \\)."
+    assert _first(reasoning, "\\frac{11}{2}", grader, problem).step_index is None

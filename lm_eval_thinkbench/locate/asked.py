@@ -183,6 +183,7 @@ class Asked:
     math: frozenset[str]
     words: tuple[frozenset[str], ...]
     direct: frozenset[str] = frozenset()
+    context: frozenset[str] = frozenset()  # the question's own words ("domain", "function")
 
     def matches(self, name: str) -> bool:
         """Whether ``name`` names the asked quantity: as an asked formula, or in words whose
@@ -193,6 +194,15 @@ class Asked:
         if key in self.math:
             return True
         if any(name_key(part) in self.math for part in _math_parts(name)):
+            return True
+        # "the smallest real number in this domain" for "the smallest real number $x$ in the
+        # domain of ...": a qualifier that restates the question's own leaves the head
+        qualified = _QUALIFIER.match(name)
+        if (
+            qualified
+            and content_words(qualified["qualifier"]) - GENERIC <= self.context
+            and self.matches(qualified["core"])
+        ):
             return True
         specific = content_words(name) - GENERIC
         if not specific:
@@ -224,6 +234,14 @@ class Asked:
         return any(
             _part_of(v, key) or re.search(rf"\d{re.escape(v)}(?!\w)", key) for v in variables
         )
+
+
+#: A noun phrase and the prepositional phrase after it ("the smallest real number | in this
+#: domain"); "of" belongs to the head ("the sum of the roots").
+_QUALIFIER = re.compile(
+    r"(?is)(?P<core>.*?[A-Za-z].*?)\s+(?:in|on|at|for|from|with|among|over|under|within)\s+"
+    r"(?P<qualifier>[^$\\]*[A-Za-z][^$\\]*)$"
+)
 
 
 def _part_of(key: str, whole: str) -> bool:
@@ -404,7 +422,8 @@ def asked_names(
                 words.append(found)
             if not found & EXTREMUM:  # "the maximum value of f(x, y)": f is not asked
                 math.update({name_key(p) for p in _math_parts(name)} - free)
-    asked = Asked(frozenset(math), tuple(words), direct)
+    context = _question_words(problem) if problem else frozenset()
+    asked = Asked(frozenset(math), tuple(words), direct, context)
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
     for group in (tuple(g) for g in aliases if len(g) <= 3):
@@ -419,7 +438,15 @@ def asked_names(
                 if re.match(r"(?i)the\s", n) and len(n.split()) <= 4 and (found := _noun_words(n))
             }
     words_all = (*asked.words, *(new_words - set(asked.words)))
-    return Asked(asked.math | new_math, words_all, direct)
+    return Asked(asked.math | new_math, words_all, direct, context)
+
+
+def _question_words(problem: str) -> frozenset[str]:
+    """The content words of the problem's question sentences (see :func:`question_names`)."""
+    text = re.sub(r"\[asy\].*?\[/asy\]", " ", problem, flags=re.DOTALL)
+    sentences = [s for s in _SENTENCE.split(text) if s.strip()]
+    asking = [s for s in sentences if _ASKS.search(s)][-2:] or sentences[-1:]
+    return frozenset().union(*(content_words(s) for s in asking))
 
 
 #: A question whose task is to rewrite a given formula ("Simplify ...", "Express $555_{10}$ in
