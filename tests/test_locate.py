@@ -357,6 +357,17 @@ def test_inequalities_read_as_intervals(sentence, intervals):
             1,
             "asked",
         ),
+        # a symbol in apposition to the asked noun, after an emphasised word (held-out 2 idx 249)
+        (
+            "Find the unique $\\textbf{odd}$ integer $t$ such that $0<t<23$ and $t+2$ is the "
+            "inverse of $t$ modulo $23$.",
+            "Let's check t = 17: 17 × 19 = 323.\n\n"
+            "So, yes, \\( 17 \\times 19 \\equiv 1 \\pmod{23} \\). That means \\( t = 17 \\) is a "
+            "solution.",
+            "17",
+            1,
+            "asked",
+        ),
         # one bound as the solution set (idx 312)
         (
             "Solve \\[\\frac{1}{x - 5} > 0.\\]Enter your answer using interval notation.",

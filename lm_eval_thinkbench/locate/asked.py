@@ -325,6 +325,14 @@ def noun_phrase(text: str) -> str:
     return text[: end.start()] if end else text
 
 
+#: Words in apposition to a symbol ("Find the unique odd integer $t$ such that ..."): the
+#: symbol is the asked quantity's own name. Not after "of" ("the number of integers $n$" asks
+#: for a count) nor after "how many".
+_APPOSITION = re.compile(
+    r"(?i)^\s*(?:the|a|an|all)\s+(?:(?!of\b|and\b|or\b|is\b|are\b|that\b|which\b)"
+    r"[A-Za-z][A-Za-z-]*\s+){1,4}$"
+)
+_EMPHASIS = re.compile(r"\\(?:textbf|textit|emph)\s*\{(?P<word>[A-Za-z ]+)\}")
 _SOLVE_FOR = re.compile(
     r"(?i)\bsolve\b[^.?]*?\bfor\s+(?:\$(?P<var>[A-Za-z](?:_\{?\w+\}?)?)\$|\\\((?P=var)\\\))".replace(
         "(?P=var)", "[A-Za-z]"
@@ -349,9 +357,20 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
                 if span.start < at:
                     continue
                 between = sentence[at : span.start]
-                if not _ASK_FILLER.match(between) or sentence[span.end : span.end + 1] == "-":
-                    break  # past the asked formula, or "$x$-value": a word, not a formula
                 inner = sentence[span.inner_start : span.inner_end].strip().rstrip(".,;:")
+                if _EMPHASIS.fullmatch(inner):
+                    continue  # "the unique $\\textbf{odd}$ integer $t$": a word, emphasised
+                between = _EMPHASIS.sub(r"\g<word>", _DELIMITERS.sub("", between))
+                apposed = (
+                    _APPOSITION.match(between)
+                    and not verb.group().lower().startswith("how")
+                    and _SYMBOL.fullmatch(name_key(inner))
+                )
+                if (
+                    not (_ASK_FILLER.match(between) or apposed)
+                    or sentence[span.end : span.end + 1] == "-"
+                ):
+                    break  # past the asked formula, or "$x$-value": a word, not a formula
                 if inner and not _RELATION.search(inner) and len(inner) <= 80:
                     math.add(name_key(inner))
                 at = span.end
