@@ -46,10 +46,18 @@ def test_pass_at_k_is_the_unbiased_estimator():
 
 
 def test_votes_join_equivalent_answers_and_skip_missing_ones():
-    same = lambda a, b: {a, b} <= {"1/2", "0.5", "\\frac12"}  # noqa: E731
+    half = {"1/2", "0.5", "\\frac12"}
+    calls = []
+
+    def first_match(answer: str, openers: list[str]) -> int | None:
+        calls.append((answer, openers))
+        return next((i for i, o in enumerate(openers) if {answer, o} <= half), None)
+
     answers = ["3", None, "1/2", "0.5", "3", "\\frac12", "7"]
-    assert vote_classes(answers, same) == [0, None, 2, 2, 0, 2, 6]
-    assert majority(vote_classes(answers, same)) == 2
+    assert vote_classes(answers, first_match) == [0, None, 2, 2, 0, 2, 6]
+    assert majority(vote_classes(answers, first_match)) == 2
+    # one grader call per sample at most, none for a string seen before or the first answer
+    assert len(calls) == 2 * 4 and ("3", ["3", "1/2"]) not in calls
     assert majority([None, None]) is None
 
 

@@ -43,7 +43,7 @@ class ThinkEfficiencyFilter(RecordFilter):
         records = super().score_doc(responses, doc)
         votes = vote_classes(
             [r["extracted"] for r in records],
-            lambda first, other: self.grader.equivalent(first, other).equivalent,
+            lambda answer, openers: self.grader.first_equivalent(answer, openers).index,
         )
         for record, vote in zip(records, votes, strict=True):
             record["vote"] = vote

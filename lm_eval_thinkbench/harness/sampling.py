@@ -103,14 +103,14 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 
 
 def vote_classes(
-    answers: Sequence[str | None], same: Callable[[str, str], bool]
+    answers: Sequence[str | None], first_match: Callable[[str, list[str]], int | None]
 ) -> list[int | None]:
     """For each answer, the index of the first answer of its equivalence class (None: none).
 
-    Each answer is compared, in order, with the first member of every class opened so far
-    (``same(first, answer)``; the first member plays the gold, as the grader's verdicts are not
-    symmetric for every pair) and joins the first that matches, else opens a class. Identical
-    strings are joined without asking ``same``.
+    Each answer, in order, joins the class of the first earlier class-opening answer it equals
+    as a string, else the one ``first_match(answer, openers)`` names (an index into
+    ``openers``, the answer playing the gold: one grader call per sample, so the time a
+    document's vote can take is bounded by its number of samples), else opens a class.
     """
     firsts: list[int] = []
     out: list[int | None] = []
@@ -118,14 +118,15 @@ def vote_classes(
         if answer is None:
             out.append(None)
             continue
-        match = next(
-            (j for j in firsts if answers[j] == answer or same(answers[j], answer)),  # type: ignore[arg-type]
-            None,
-        )
-        if match is None:
+        openers = [answers[j] or "" for j in firsts]
+        same = next((j for j, a in zip(firsts, openers, strict=True) if a == answer), None)
+        if same is None and openers:
+            found = first_match(answer, openers)
+            same = firsts[found] if found is not None else None
+        if same is None:
             firsts.append(i)
-            match = i
-        out.append(match)
+            same = i
+        out.append(same)
     return out
 
 
