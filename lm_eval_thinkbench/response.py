@@ -109,7 +109,7 @@ def parse_completion(body: str) -> ModelResponse:
     choices = data.get("choices") if isinstance(data, dict) else None
     choice = choices[0] if isinstance(choices, list) and choices else None
     message = choice.get("message") if isinstance(choice, dict) else None
-    if not isinstance(message, dict):
+    if not isinstance(choice, dict) or not isinstance(message, dict):
         raise MalformedCompletionError(f"no choices[0].message in the body: {body[:200]!r}")
     content = message.get("content")
     if content is not None and not isinstance(content, str):

@@ -86,6 +86,13 @@ class Extraction:
     method: str
 
 
+def run_end(run: re.Pattern[str], text: str, pos: int) -> int:
+    """Where a run of ``run`` (a ``[...]*`` pattern) starting at ``pos`` ends; ``pos`` when the
+    run is empty. Such a pattern matches everywhere, but ``match`` is typed as optional."""
+    found = run.match(text, pos)
+    return found.end() if found else pos
+
+
 def _box_closers(text: str, opens: set[int]) -> dict[int, int]:
     """Map each opening brace in ``opens`` to its matching closing brace, in one pass.
 
@@ -123,7 +130,7 @@ def all_boxed(text: str) -> list[tuple[int, int, str]]:
     commands = []
     opens: set[int] = set()
     for match in _BOX_RE.finditer(text):
-        arg = _SPACE_RE.match(text, match.end()).end()
+        arg = run_end(_SPACE_RE, text, match.end())
         commands.append((match.start(), arg))
         if text.startswith("{", arg):
             opens.add(arg)
@@ -198,7 +205,7 @@ def _phrase_value(text: str, pos: int) -> str:
     otherwise it is the rest of the line up to the first sentence end. Only the same line is
     read: "The answer is" at the end of a line is followed by reasoning, not by the answer.
     """
-    pos = _PHRASE_GAP_RE.match(text, pos).end()
+    pos = run_end(_PHRASE_GAP_RE, text, pos)
     math = _math_value(text, pos)
     if math is None:
         line_end = text.find("\n", pos, pos + _VALUE_WINDOW)
@@ -251,7 +258,7 @@ def _conclusion_value(text: str, pos: int) -> str | None:
             verb_end = _last_verb_end(text, plain_from, end, verb_end)
     if verb_end is None:
         return None
-    value_start = _PHRASE_GAP_RE.match(text, verb_end).end()
+    value_start = run_end(_PHRASE_GAP_RE, text, verb_end)
     value = _math_value(text, value_start)
     value = strip_answer(text[value_start:end] if value is None else value)
     return value if value and len(value) <= _MAX_CONCLUSION_VALUE else None

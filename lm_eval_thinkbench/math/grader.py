@@ -329,8 +329,8 @@ class Grader:
                 known_match = index
                 break
         tally = self._check_in_workers(gold, gold_key, list(unknown.values()), budget)
-        index = tally.match if tally.match is not None else known_match
-        return FirstMatch(index, tally.timeouts, tally.checked)
+        first = tally.match if tally.match is not None else known_match
+        return FirstMatch(first, tally.timeouts, tally.checked)
 
     def start(self, wait: bool = True) -> None:
         """Start the workers now and (``wait``) wait until one is ready.
@@ -362,7 +362,7 @@ class Grader:
     def _known(self, gold: str, gold_key: str, candidate: object) -> Verdict | None:
         """A verdict reachable without a worker, or ``None`` if one is needed."""
         candidate_key = _answer_key(candidate)
-        if candidate_key is None:
+        if candidate_key is None or not isinstance(candidate, str):  # (a key means a string)
             return Verdict(False, "error")
         if candidate_key == gold_key:
             return Verdict(True, "fast")

@@ -45,6 +45,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .extract import run_end
+
 __all__ = ["Rewrite", "prepare_candidate", "rewrite_answer"]
 
 
@@ -70,7 +72,7 @@ _TOKEN_RE = re.compile(
     r"|(?P<infinity>∞)|(?P<dot>[·⋅])"
     r"|(?P<superscript>[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻]+)"
 )
-_SYMBOLS = {"infinity": "\\infty", "dot": "\\cdot"}
+_SYMBOLS = {"∞": "\\infty", "·": "\\cdot", "⋅": "\\cdot"}
 
 #: A radical: plain ``sqrt``/``cbrt`` (not inside a word or after a backslash), the radical
 #: signs, or ``\\sqrt`` followed by a parenthesis.
@@ -149,7 +151,7 @@ def _rewrite_tokens(text: str, fired: list[str]) -> str:
             fired.append("function")
             return "\\" + match.group()
         fired.append("symbol")
-        return _SYMBOLS[kind] + _needs_space(text, match.end())
+        return _SYMBOLS[match.group()] + _needs_space(text, match.end())
 
     return _TOKEN_RE.sub(replace, text)
 
@@ -185,7 +187,7 @@ def _rewrite_radicals(text: str, fired: list[str]) -> str:
         if match.lastgroup == "text":
             continue
         command = _RADICAL_COMMAND[match.group()]
-        gap = _GAP_RE.match(text, match.end()).end()
+        gap = run_end(_GAP_RE, text, match.end())
         if gap in closers and text[gap + 1 : closers[gap]].strip():
             edits.append((match.start(), gap + 1, command + "{"))
             closing.add(closers[gap])

@@ -137,8 +137,12 @@ def _samples(
         repeat = repeat_field(score.get("generation_index"), where, "generation_index")
         return [make(assistant, gold, problem, sid, repeat, _verdict(score, where))]
 
-    raw_input = record.get("raw_input") if isinstance(record.get("raw_input"), dict) else {}
-    problem = optional_text(raw_input.get("question") or raw_input.get("problem"), where, "problem")
+    raw = record.get("raw_input")
+    raw_input: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    # An absent problem is "", as in the current format.
+    problem = (
+        optional_text(raw_input.get("question") or raw_input.get("problem"), where, "problem") or ""
+    )
     sid = _first_id(
         where, ("unique_id", raw_input.get("unique_id")), ("id", record.get("id")), default=where
     )
@@ -244,7 +248,7 @@ def _gold_current(record: dict[str, Any], metadata: dict[str, Any], where: str) 
 def _verdict(score: dict[str, Any], where: str) -> bool | None:
     inner = score.get("score")
     values = inner.get("value") if isinstance(inner, dict) else None
-    if not isinstance(values, dict) or not values:
+    if not isinstance(inner, dict) or not isinstance(values, dict) or not values:
         return None
     name = optional_text(inner.get("main_score_name"), where, "main_score_name")
     value = values.get(name or next(iter(values)))
