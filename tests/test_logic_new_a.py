@@ -21,6 +21,7 @@ from lm_eval_thinkbench.logic.execution.equations import (
     solutions,
     tree_steps,
 )
+from lm_eval_thinkbench.logic.execution.grids import pooled, prune, uniform_blocks
 from lm_eval_thinkbench.logic.execution.recipes import simulate
 from lm_eval_thinkbench.logic.execution.scanning import insert_after, split_blocks
 from lm_eval_thinkbench.logic.harness.filters import score_response
@@ -32,6 +33,9 @@ from lm_eval_thinkbench.logic.seeds import derive_rng
 MINE = (
     "equations/letters",
     "equations/target",
+    "matrix/pool",
+    "matrix/prune",
+    "matrix/squares",
     "recipes/blocks",
     "recipes/exchange",
     "strings/insert",
@@ -134,6 +138,30 @@ def test_letter_equations_by_hand():
     assert sub.replay(p.state, p.answer, steps[:-1]).first_invalid_step == len(steps) - 1
     wrong = steps[0].split("=")[0] + "=9"
     assert sub.replay(p.state, p.answer, [wrong, *steps[1:]]).first_invalid_step == 0
+
+
+def test_grid_rules_follow_logicgame():
+    # 元素操作 levels 0 and 3: symmetric rows are deleted.
+    assert prune(["BB", "CD"], ["sym_rows"]) == ["CD"]
+    rows = ["ABCCBATU", "BDDDDBHH", "CDFEFCJC", "ADEFFEDA", "EFHGHGFE", "FGHYYHGF", "BDDDDBHH"]
+    assert prune(rows, ["sym_rows"]) == [r for i, r in enumerate(rows) if i not in (3, 5)]
+    assert prune(["ABC", "ADC"], ["same_cols"]) == ["B", "D"]
+    assert prune(["ABC", "ADC"], ["cols_with", "D"]) == ["AC", "AC"]
+    assert prune(["ABC", "ADC"], ["rows_with", "D"]) == ["ABC"]
+    assert prune(["ABA"], ["replace", "A", "C"]) == ["CBC"]
+    # 池化 level 0: a 2x2 window over 1..9 by columns.
+    assert pooled([[1, 4, 7], [2, 5, 8], [3, 6, 9]], 2, 1) == [[5, 8], [6, 9]]
+    assert pooled([[1, 2, 3, 4]] * 3 + [[9, 0, 0, 0]], 2, 2) == [[2, 4], [9, 4]]
+    sub = _sub("matrix/pool")
+    state = {"matrix": [[1, 4, 7], [2, 5, 8], [3, 6, 9]], "window": 2, "stride": 1}
+    assert sub.run(state) == ["5", "8", "6", "9"]
+    assert sub.answer_of(state, []) == ("[[5,8],[6,9]]",)
+    # 模式识别 level 3: the one square ends at row 6, column 2.
+    grid = ["ATBBBB", "AABYYB", "CCBADD", "CIAACD", "EEEEFP", "EEUEFF"]
+    assert uniform_blocks(grid) == [(5, 1)]
+    squares = _sub("matrix/squares")
+    assert squares.run({"rows": grid}) == ["2:-", "3:-", "4:-", "5:-", "6:2"]
+    assert squares.answer_of({"rows": grid}, []) == ("6", "2")
 
 
 def _count_trees(numbers: list[int], target: Fraction) -> int:

@@ -7,6 +7,7 @@ from lm_eval_thinkbench.logic.execution import (  # noqa: F401
     equations,
     games,
     grid,
+    grids,
     machines,
     matrix,
     operators,
