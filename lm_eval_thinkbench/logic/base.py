@@ -63,9 +63,21 @@ V1_SUBCLASSES = frozenset(
 )
 
 State = Mapping[str, Any]
+#: One step of a model's or a reference's process: a string, or a list of strings (LogicGame's
+#: password-cracking references list the candidates left after each clue).
+Step = str | list[str]
 
 # Look-alikes that NFKC keeps apart but models type interchangeably.
 _LOOKALIKES = str.maketrans({"→": "->", "−": "-", "–": "-", "—": "-"})
+
+
+def step_text(step: Step) -> str:
+    """A step as one string: a list step as its elements in brackets, comma-separated
+    (``["1", "3"]`` -> ``"[1,3]"``), so that every comparison sees strings.
+
+    After :func:`canon` a list step equals the same elements written as one string
+    (``"[1, 3]"``): the light normalisation does not tell the two spellings apart."""
+    return step if isinstance(step, str) else "[" + ",".join(step) + "]"
 
 
 def canon(text: str) -> str:
@@ -128,7 +140,14 @@ class Subclass(ABC):
 
     @abstractmethod
     def replay(self, state: State, answer: Sequence[str], process: Sequence[str] | None) -> Replay:
-        """Replay a model's output; ``process`` is None for an answer-only (level 0) item."""
+        """Replay a model's output; ``process`` is None for an answer-only item."""
+
+    def answer_only(self, level: int) -> bool:
+        """Whether items of ``level`` ask for the answer alone (no ``process``). Level 0 by
+        default; a subclass whose level-0 items still have steps worth checking (or whose
+        higher levels have none) overrides it. Each item records the choice
+        (``answer_only``), and scoring reads it from there."""
+        return level == 0
 
     def answer_correct(self, state: State, answer: Sequence[str], reference: Sequence[str]) -> bool:
         """Whether ``answer`` is right: by default it equals the reference element by element.

@@ -3,10 +3,16 @@
     python -m lm_eval_thinkbench.logic.cli export --out FILE [--seed N] [--lang en|zh|both]
                                                   [--items N] [--set-version v1|v2|...]
 
-One line per document, exactly as the harness sees it (prompt, reference answer and steps,
-language-neutral state, worked examples), for inspection or for other harnesses. Without
+    python -m lm_eval_thinkbench.logic.cli logicgame-submission RUN_DIR --out DIR
+
+``export``: one line per document, exactly as the harness sees it (prompt, reference answer
+and steps, language-neutral state, worked examples), for inspection or other harnesses. Without
 ``--seed`` the frozen set of the set version is written (default: the newest; ``v1`` is the
 original 15 subclasses, as published); its SHA-256 (printed) identifies it.
+
+``logicgame-submission``: the replies of a ``thinkbench_logicgame`` run (``lm_eval ...
+--log_samples --output_path RUN_DIR``) as one submission file per language for LogicGame's
+leaderboard, with the count of items left unscored here.
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
+from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.logic.base import LANGS, LEVELS, LOGIC_SET_VERSION
+from lm_eval_thinkbench.logic.harness.logicgame import write_submission
 from lm_eval_thinkbench.logic.sets import (
     FROZEN_SEED,
     ITEMS_PER_CELL,
@@ -72,7 +80,18 @@ def main(argv: Sequence[str] | None = None) -> None:
         default=LOGIC_SET_VERSION,
         help=f"which subclasses: v1 (the original 15) ... v{LOGIC_SET_VERSION} (default, newest)",
     )
+    sub = commands.add_parser(
+        "logicgame-submission", help="LogicGame leaderboard files from a run's sample logs"
+    )
+    sub.add_argument("run_dir", type=Path, help="the lm_eval --output_path of the run")
+    sub.add_argument("--out", type=Path, required=True, help="folder for {lang}_submission.jsonl")
     args = parser.parse_args(argv)
+    if args.command == "logicgame-submission":
+        try:
+            print(write_submission(args.run_dir, args.out))
+        except DatasetError as exc:
+            parser.exit(2, f"thinkbench-logic: {exc}\n")
+        return
     langs = LANGS if args.lang == "both" else (args.lang,)
     print(export(args.out, args.seed, langs, args.items, args.set_version))
 

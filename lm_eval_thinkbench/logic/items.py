@@ -60,7 +60,7 @@ def to_doc(item: Item, lang: str, set_version: int = LOGIC_SET_VERSION) -> dict[
     """The harness document of ``item`` in ``lang`` (also one line of an exported set), as a
     member of set version ``set_version`` (which the document records, as a string)."""
     sub = registry.get(item.family, item.subclass)
-    answer_only = item.level == 0
+    answer_only = sub.answer_only(item.level)
     p = item.puzzle
     return {
         "id": item.id,

@@ -6,8 +6,9 @@ Every response gets exactly one status:
   fenced JSON block, or the block holds something other than a JSON object (a bare list or
   string ignores the requested structure);
 * ``format_error`` (format conversion): the block is an attempt at the object but is not valid
-  JSON, lacks ``answer`` (or ``process`` on a multi-step item), or a value is not a list of
-  strings;
+  JSON, lacks ``answer`` (or ``process`` on an item that asks for it), ``answer`` is not a
+  list of strings, or ``process`` is not a list whose steps are strings or lists of strings
+  (LogicGame's password-cracking references list the candidates left after each clue);
 * ``ok``.
 
 Tolerated wrappings: the *last* fenced block whose info string starts with ``json``
@@ -26,7 +27,11 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from lm_eval_thinkbench.logic.base import Step
+
 OK, IF_ERROR, FORMAT_ERROR = "ok", "if_error", "format_error"
+#: The status of a reply to an item without a reference (LogicGame's whole sets): not parsed.
+UNSCORED = "unscored"
 
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})[ \t]*([^`\n]*?)[ \t]*$", re.MULTILINE)
 
@@ -36,7 +41,7 @@ class Parsed:
     status: str
     error: str | None = None
     answer: list[str] | None = None
-    process: list[str] | None = None
+    process: list[Step] | None = None
 
 
 def fenced_blocks(text: str) -> Iterator[tuple[str, str, str]]:
@@ -85,13 +90,19 @@ def parse_output(text: str | None, answer_only: bool) -> Parsed:
         return Parsed(FORMAT_ERROR, f"not valid JSON: {str(exc)[:120]}")
     if not isinstance(value, dict):
         return Parsed(IF_ERROR, f"the block holds a JSON {type(value).__name__}, not an object")
-    keys = ("answer",) if answer_only else ("answer", "process")
-    lists = []
-    for key in keys:
+    for key in ("answer",) if answer_only else ("answer", "process"):
         if key not in value:
             return Parsed(FORMAT_ERROR, f"missing key {key!r}")
-        items = value[key]
-        if not isinstance(items, list) or not all(isinstance(x, str) for x in items):
-            return Parsed(FORMAT_ERROR, f"{key!r} is not a list of strings")
-        lists.append(items)
-    return Parsed(OK, None, lists[0], None if answer_only else lists[1])
+    answer = value["answer"]
+    if not _strings(answer):
+        return Parsed(FORMAT_ERROR, "'answer' is not a list of strings")
+    if answer_only:
+        return Parsed(OK, None, answer, None)
+    process = value["process"]
+    if not isinstance(process, list) or not all(isinstance(s, str) or _strings(s) for s in process):
+        return Parsed(FORMAT_ERROR, "'process' is not a list of strings (or of lists of strings)")
+    return Parsed(OK, None, answer, process)
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(x, str) for x in value)

@@ -9,11 +9,16 @@ Definitions (every comparison goes through :func:`~lm_eval_thinkbench.logic.base
   model's steps serialised the same way and cut to ``4 * len(ref) + 256`` characters (which
   bounds the cost on hostile output; the ratio of anything that long is below 0.4 anyway).
   ``autojunk`` is off because its popular-character heuristic distorts strings longer than 200
-  characters. Answer-only (level 0) items compare the answer lists instead.
+  characters. A step that is a list of strings is serialised as its elements in brackets,
+  comma-separated (:func:`~lm_eval_thinkbench.logic.base.step_text`), then canonicalised like
+  any step: ``["1", "3"]`` and ``"[1, 3]"`` compare equal, and a nested step that misses one
+  candidate of three costs about that share of its characters. Answer-only items compare the
+  answer lists instead.
 * ``answer_step_correct``: both of the above are perfect.
 * ``valid_process`` / ``first_invalid_step``: the subclass simulator's replay (see
   :class:`~lm_eval_thinkbench.logic.base.Replay`); for planning any legal plan that reaches the
-  goal is valid, and ``plan_length`` can be set against ``optimal_length``.
+  goal is valid, and ``plan_length`` can be set against ``optimal_length``. Items without a
+  simulator (LogicGame's own) have no replay: these stay None.
 
 A response with an instruction-following or format error scores 0 and False everywhere.
 """
@@ -27,19 +32,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import Subclass, canon
+from lm_eval_thinkbench.logic.base import Step, Subclass, canon, step_text
 from lm_eval_thinkbench.logic.parse import OK, parse_output
 
 #: Bumped whenever a change can move a reported number; every record carries it.
 LOGIC_METRICS_VERSION = "1"
 
 
-def serialise(steps: Sequence[str]) -> str:
+def serialise(steps: Sequence[Step]) -> str:
     """The canonical serialisation that step similarity compares."""
-    return "\n".join(canon(s) for s in steps)
+    return "\n".join(canon(step_text(s)) for s in steps)
 
 
-def step_similarity(steps: Sequence[str], reference: Sequence[str]) -> float:
+def step_similarity(steps: Sequence[Step], reference: Sequence[Step]) -> float:
     ref = serialise(reference)
     hyp = serialise(steps)[: 4 * len(ref) + 256]
     if hyp == ref:
@@ -49,12 +54,13 @@ def step_similarity(steps: Sequence[str], reference: Sequence[str]) -> float:
 
 @dataclass(frozen=True)
 class Reference:
-    """What scoring needs from a harness document."""
+    """What scoring needs from a harness document. ``sub`` and ``state`` are None for an item
+    without a simulator (LogicGame's own): its process is compared, not replayed."""
 
-    sub: Subclass
-    state: dict[str, Any]
+    sub: Subclass | None
+    state: dict[str, Any] | None
     answer: tuple[str, ...]
-    process: tuple[str, ...]
+    process: tuple[Step, ...]
     answer_only: bool
     optimal: int | None
 
@@ -79,7 +85,7 @@ def score_output(ref: Reference, text: str | None) -> dict[str, Any]:
         "answer_correct": False,
         "step_similarity": 0.0,
         "answer_step_correct": False,
-        "valid_process": False,
+        "valid_process": False if ref.sub else None,
         "first_invalid_step": None,
         "steps_given": None,
         "plan_length": None,
@@ -95,14 +101,18 @@ def score_output(ref: Reference, text: str | None) -> dict[str, Any]:
         if process is None
         else step_similarity(process, ref.process)
     )
-    replay = ref.sub.replay(ref.state, answer, process)
     record.update(
         answer_correct=correct,
         step_similarity=similarity,
         answer_step_correct=correct and similarity == 1.0,
-        valid_process=replay.valid,
-        first_invalid_step=replay.first_invalid_step,
         steps_given=len(answer if process is None else process),
-        plan_length=replay.length if ref.sub.kind == "planning" else None,
     )
+    if ref.sub is not None and ref.state is not None:
+        texts = None if process is None else [step_text(s) for s in process]
+        replay = ref.sub.replay(ref.state, answer, texts)
+        record.update(
+            valid_process=replay.valid,
+            first_invalid_step=replay.first_invalid_step,
+            plan_length=replay.length if ref.sub.kind == "planning" else None,
+        )
     return record

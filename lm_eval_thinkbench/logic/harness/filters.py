@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from lm_eval_thinkbench.harness.records import RecordFilter
+from lm_eval_thinkbench.logic.logicgame import reference_of
+from lm_eval_thinkbench.logic.parse import UNSCORED
 from lm_eval_thinkbench.logic.score import Reference, score_output
 from lm_eval_thinkbench.trace import MarkerSet, split_trace
 
@@ -27,3 +29,20 @@ class LogicFilter(RecordFilter):
 
     def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
         return score_response(doc, raw, self.markers)
+
+
+class LogicGameFilter(RecordFilter):
+    """Scores a reply to one of LogicGame's own items against its reference, or records it
+    unscored (the whole sets have none); either way the record keeps the reply's answer part
+    (``answer_text``), which the leaderboard submission is made of."""
+
+    def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
+        trace = split_trace(raw, self.markers)
+        answer = None if trace.truncated else trace.answer
+        ref = reference_of(doc)
+        record: dict[str, Any] = (
+            {"status": UNSCORED, "error": None} if ref is None else score_output(ref, answer)
+        )
+        record["truncated"] = trace.truncated
+        record["answer_text"] = answer
+        return record

@@ -18,7 +18,7 @@ from typing import Any
 
 from lm_eval_thinkbench.harness import groups
 from lm_eval_thinkbench.harness.records import records
-from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, IF_ERROR, OK
+from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, IF_ERROR, OK, UNSCORED
 
 groups.install()
 
@@ -33,4 +33,20 @@ def process_results(doc: dict, results: Sequence[Any]) -> dict[str, Any]:
         "format_error": fmean(float(r["status"] == FORMAT_ERROR) for r in recs),
         "overall_acc": [float(r["answer_step_correct"]) for r in recs if r["status"] == OK],
         "valid_process": fmean(float(r["valid_process"]) for r in recs),
+    }
+
+
+def logicgame_results(doc: dict, results: Sequence[Any]) -> dict[str, Any]:
+    """LogicGame's own metrics, over the scored repeats only (lists, aggregated by
+    ``records.pooled_mean``: NaN for a task with no reference at all), and ``unscored``, the
+    share of repeats without a reference. The groups pool the lists over ``1 - unscored``."""
+    recs = records(results)
+    scored = [r for r in recs if r["status"] != UNSCORED]
+    return {
+        "answer_acc": [float(r["answer_correct"]) for r in scored],
+        "step_acc": [float(r["step_similarity"]) for r in scored],
+        "answer_step_acc": [float(r["answer_step_correct"]) for r in scored],
+        "if_error": [float(r["status"] == IF_ERROR) for r in scored],
+        "format_error": [float(r["status"] == FORMAT_ERROR) for r in scored],
+        "unscored": 1.0 - len(scored) / len(recs),
     }
