@@ -155,9 +155,7 @@ class Subclass(ABC):
         A subclass whose answers have several spellings (an arithmetic expression with redundant
         brackets) checks the answer itself instead.
         """
-        return len(answer) == len(reference) and all(
-            canon(a) == canon(b) for a, b in zip(answer, reference, strict=True)
-        )
+        return answers_equal(answer, reference)
 
 
 class ExecutionSubclass(Subclass):
@@ -241,6 +239,13 @@ class PlanningSubclass(Subclass):
         if extra_states or not self.is_goal(state, node):
             return Replay(len(answer), len(answer))
         return Replay(None, len(answer))
+
+
+def answers_equal(answer: Sequence[str], reference: Sequence[str]) -> bool:
+    """The plain answer check: equal lists, element by element, canonically."""
+    return len(answer) == len(reference) and all(
+        canon(a) == canon(b) for a, b in zip(answer, reference, strict=True)
+    )
 
 
 def first_mismatch(steps: Sequence[str], reference: Sequence[str]) -> int | None:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import Step, Subclass, canon, step_text
+from lm_eval_thinkbench.logic.base import Step, Subclass, answers_equal, canon, step_text
 from lm_eval_thinkbench.logic.parse import OK, parse_output
 
 #: Bumped whenever a change can move a reported number; every record carries it.
@@ -95,7 +95,11 @@ def score_output(ref: Reference, text: str | None) -> dict[str, Any]:
     if parsed.status != OK or parsed.answer is None:
         return record
     answer, process = parsed.answer, parsed.process
-    correct = ref.sub.answer_correct(ref.state, answer, ref.answer)
+    correct = (
+        answers_equal(answer, ref.answer)
+        if ref.sub is None or ref.state is None
+        else ref.sub.answer_correct(ref.state, answer, ref.answer)
+    )
     similarity = (
         step_similarity(answer, ref.answer)
         if process is None
