@@ -16,8 +16,10 @@ asserted; ``tests/test_locate_truth.py`` asserts floors.
 Files here: ``../shared/data/traces/first_correct_dev.jsonl`` (20 traces, two annotation passes),
 ``benchmarks/data/first_correct_design.jsonl`` (102 further traces, one pass, read while the
 locator was designed), ``benchmarks/data/first_correct_heldout.jsonl`` (36 traces annotated
-blind to the locator) and ``first_correct_heldout2.jsonl`` (28 Sky-T1 and the 10 DeepSeek-R1
-traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 one).
+blind to the locator), ``first_correct_heldout2.jsonl`` (28 Sky-T1 and the 10 DeepSeek-R1
+traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 one) and
+``first_correct_heldout3.jsonl`` (44 Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning,
+annotated after the rules were revised for the first two held-out sets' misses).
 """
 
 from __future__ import annotations

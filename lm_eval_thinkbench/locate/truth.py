@@ -75,7 +75,9 @@ def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]
     """The annotations of ``path`` joined with their responses and problems.
 
     A record's ``source`` names its trace file (default: the Sky-T1 outputs ``traces``, in the
-    Qwen2.5-Math scripts' layout, with problems and golds from ``math500`` by ``idx``); a
+    Qwen2.5-Math scripts' layout, with problems and golds from ``math500`` by ``idx``), found
+    beside ``traces`` or in the ``outputs`` folder next to that one (the Qwen2.5-Math-7B
+    responses, same layout: a non-reasoning model, whose whole response is its reasoning); a
     DeepSeek-R1 file beside it (``r1_*.json``: ``problem``, ``gtruth_answer``,
     ``message_thinking``, ``message_content``) is read at position ``idx``, its thinking and
     answer arriving as separate fields, as from a server with a reasoning parser.
@@ -96,9 +98,13 @@ def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]
         if not isinstance(source, str) or Path(source).name != source:
             raise ValueError(f"{where}: source {source!r} is not a file name")
         if source not in sources:
-            file = traces if source == traces.name else traces.parent / source
-            if not file.is_file():
-                raise ValueError(f"{where}: source {source!r} is not in {traces.parent}")
+            folders = (traces.parent, traces.parent.parent / "outputs")
+            files = [traces] if source == traces.name else [f / source for f in folders]
+            file = next((f for f in files if f.is_file()), None)
+            if file is None:
+                raise ValueError(
+                    f"{where}: source {source!r} is not in {' or '.join(map(str, folders))}"
+                )
             sources[source] = read_records(file, "reasoning traces")
         rows = sources[source]
         if not 0 <= idx < len(rows):
