@@ -15,6 +15,18 @@ from statistics import fmean
 import pytest
 
 from lm_eval_thinkbench.logic import registry
+from lm_eval_thinkbench.logic.execution.cards import (
+    CHI,
+    DRAW,
+    HU,
+    LOSE,
+    PENG,
+    WIN,
+    call,
+    inferred,
+    is_hu,
+    outcome,
+)
 from lm_eval_thinkbench.logic.execution.equations import (
     constraint_text,
     parse_expression,
@@ -31,6 +43,8 @@ from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, OK
 from lm_eval_thinkbench.logic.seeds import derive_rng
 
 MINE = (
+    "cards/elements",
+    "cards/tiles",
     "equations/letters",
     "equations/target",
     "matrix/pool",
@@ -162,6 +176,30 @@ def test_grid_rules_follow_logicgame():
     squares = _sub("matrix/squares")
     assert squares.run({"rows": grid}) == ["2:-", "3:-", "4:-", "5:-", "6:2"]
     assert squares.answer_of({"rows": grid}, []) == ("6", "2")
+
+
+def test_five_element_duel_follows_logicgame_rules():
+    # Wood A generates Fire B (A's holder loses), A overcomes Earth C (A's holder wins).
+    assert [outcome("A", c) for c in "ABCDE"] == [DRAW, LOSE, WIN, LOSE, WIN]
+    assert inferred("A", [DRAW]) == "A"  # 相生相克 level 0
+    # Level 3: A, B, C lost, E drew: round 4 is E, so round 2 is C; rounds 1 and 3 stay open.
+    assert inferred("ABCE", [LOSE, LOSE, LOSE, DRAW]) == "*C*E"
+    sub = _sub("cards/elements")
+    state = {"mine": list("ABCE"), "results": [LOSE, LOSE, LOSE, DRAW]}
+    assert sub.run(state) == ["1:*", "2:**", "3:***", "4:*C*E"]
+    assert sub.answer_of(state, sub.run(state)) == ("*C*E",)
+
+
+def test_tiles_follow_logicgame_rules():
+    hand = "ACDEFFHJOTXYZ"
+    assert call(hand, "F", [PENG]) == PENG  # 麻将类 level 0
+    assert call(hand, "B", [PENG, CHI]) == CHI  # A and C around B
+    assert call("AABBCCDDEEFFG", "G", [PENG, CHI, HU]) == HU  # ABC ABC DEF DEF GG
+    assert is_hu("AAABBBCCCDDDEE") and is_hu("AABBCCDDEEFFGG")
+    assert not is_hu("ACEGIKMOQSUWYY") and not is_hu("AAABBBCCCDDDE")
+    # Level 3: B (chi), H (pass), F (peng), then I completes ABC DEF HIJ XYZ + FF (hu).
+    state = {"hand": hand, "add": list("BHFI"), "remove": list("TOH"), "calls": [PENG, CHI, HU]}
+    assert _sub("cards/tiles").run(state) == ["2", "0", "1", "3"]
 
 
 def _count_trees(numbers: list[int], target: Fraction) -> int:

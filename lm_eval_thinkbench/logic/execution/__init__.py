@@ -2,6 +2,7 @@
 
 from lm_eval_thinkbench.logic.execution import (  # noqa: F401
     board,
+    cards,
     cipher,
     deduction,
     equations,
