@@ -4,6 +4,7 @@
                                                   [--items N] [--set-version v1|v2|...]
 
     python -m lm_eval_thinkbench.logic.cli logicgame-submission RUN_DIR --out DIR
+    python -m lm_eval_thinkbench.logic.cli gallery [-o docs/logic_gallery.md]
 
 ``export``: one line per document, exactly as the harness sees it (prompt, reference answer
 and steps, language-neutral state, worked examples), for inspection or other harnesses. Without
@@ -13,6 +14,9 @@ original 15 subclasses, as published); its SHA-256 (printed) identifies it.
 ``logicgame-submission``: the replies of a ``thinkbench_logicgame`` run (``lm_eval ...
 --log_samples --output_path RUN_DIR``) as one submission file per language for LogicGame's
 leaderboard, with the count of items left unscored here.
+
+``gallery``: the generated gallery page (:mod:`lm_eval_thinkbench.logic.gallery`), to a file or
+standard output.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from pathlib import Path
 
 from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.logic.base import LANGS, LEVELS, LOGIC_SET_VERSION
+from lm_eval_thinkbench.logic.gallery import gallery
 from lm_eval_thinkbench.logic.harness.logicgame import write_submission
 from lm_eval_thinkbench.logic.sets import (
     FROZEN_SEED,
@@ -85,7 +90,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     sub.add_argument("run_dir", type=Path, help="the lm_eval --output_path of the run")
     sub.add_argument("--out", type=Path, required=True, help="folder for {lang}_submission.jsonl")
+    page = commands.add_parser("gallery", help="write the gallery of subclasses and examples")
+    page.add_argument("-o", "--out", type=Path, help="default: standard output")
     args = parser.parse_args(argv)
+    if args.command == "gallery":
+        if args.out:
+            args.out.write_text(gallery(), encoding="utf-8")
+        else:
+            print(gallery(), end="")
+        return
     if args.command == "logicgame-submission":
         try:
             print(write_submission(args.run_dir, args.out))

@@ -37,48 +37,46 @@ FIELDS = ("qid", "contexts", "level", "category")
 
 @dataclass(frozen=True)
 class Category:
-    """One LogicGame category: its Chinese name (the data's ``category``), an English name,
-    whether its process is dictated by the rules (execution) or chosen by the solver
-    (planning), and the registered subclasses (``family/name``) that cover it in kind."""
+    """One LogicGame category: its Chinese name (the data's ``category``), an English name, and
+    the registered subclasses (``family/name``) that cover it in kind."""
 
     zh: str
     en: str
-    kind: str
     subclasses: tuple[str, ...]
 
 
 CATEGORIES: tuple[Category, ...] = (
-    Category("字符查找", "character search (letter shift ciphers)", "execution", ("cipher/shift",)),
-    Category("统计计数", "statistical counting", "execution", ("machines/counter",)),
-    Category("字符串插入", "string insertion", "execution", ()),
-    Category("字符串合成", "string (block) synthesis", "execution", ()),
-    Category("字符串删改", "string deletion and modification", "execution", ("strings/edit",)),
-    Category("字符串重排", "string rearrangement", "execution", ("strings/rearrange",)),
-    Category("字符串处理", "string processing (editor commands)", "execution", ("strings/edit",)),
-    Category("字符串分割", "string splitting", "execution", ()),
-    Category("新运算符计算", "new operator calculation", "execution", ("operators/custom",)),
-    Category("逻辑等式", "letter equations under inequalities", "planning", ()),
-    Category("组合计算", "combination calculation (target arithmetic)", "planning", ()),
-    Category("矩阵变换", "matrix transformation", "execution", ("matrix/transform",)),
-    Category("元素操作", "element operations on matrices", "execution", ()),
-    Category("模式识别", "pattern recognition in a character grid", "execution", ()),
-    Category("路径移动", "path movement", "execution", ("grid/walk",)),
-    Category("池化", "max pooling", "execution", ()),
-    Category("逻辑拼图", "logic puzzle under sum limits", "planning", ()),
-    Category("数独", "Sudoku", "planning", ("constraints/sudoku",)),
-    Category("运算规则数独", "arithmetic (cage) Sudoku", "planning", ()),
-    Category("字母逻辑图", "letter logic grid", "planning", ()),
-    Category("八皇后", "n-queens", "planning", ()),
-    Category("2048", "2048", "execution", ("board/merge",)),
-    Category("黑白棋", "Reversi-like play", "execution", ()),
-    Category("单选自推理", "self-referential multiple choice", "planning", ()),
-    Category("密码破译", "password cracking (Mastermind-style)", "planning", ()),
-    Category("扫雷", "Minesweeper", "planning", ()),
-    Category("Lights out", "Lights Out", "planning", ()),
-    Category("排列组合", "arrangements under rules", "planning", ()),
-    Category("相生相克", "five-element card duel", "planning", ()),
-    Category("合成拆解", "synthesis and decomposition exchanges", "execution", ()),
-    Category("麻将类", "mahjong-like hands", "execution", ()),
+    Category("字符查找", "character search (letter shift ciphers)", ("cipher/shift",)),
+    Category("统计计数", "statistical counting", ("strings/runs", "machines/counter")),
+    Category("字符串插入", "string insertion", ("strings/insert",)),
+    Category("字符串合成", "string (block) synthesis", ("recipes/blocks",)),
+    Category("字符串删改", "string deletion and modification", ("strings/edit",)),
+    Category("字符串重排", "string rearrangement", ("strings/rearrange",)),
+    Category("字符串处理", "string processing (editor commands)", ("strings/edit",)),
+    Category("字符串分割", "string splitting", ("strings/split",)),
+    Category("新运算符计算", "new operator calculation", ("operators/custom",)),
+    Category("逻辑等式", "letter equations under inequalities", ("equations/letters",)),
+    Category("组合计算", "combination calculation (target arithmetic)", ("equations/target",)),
+    Category("矩阵变换", "matrix transformation", ("matrix/transform",)),
+    Category("元素操作", "element operations on matrices", ("matrix/prune",)),
+    Category("模式识别", "pattern recognition in a character grid", ("matrix/squares",)),
+    Category("路径移动", "path movement", ("grid/walk",)),
+    Category("池化", "max pooling", ("matrix/pool",)),
+    Category("逻辑拼图", "logic puzzle under sum limits", ()),
+    Category("数独", "Sudoku", ("constraints/sudoku",)),
+    Category("运算规则数独", "arithmetic (cage) Sudoku", ()),
+    Category("字母逻辑图", "letter logic grid", ()),
+    Category("八皇后", "n-queens", ()),
+    Category("2048", "2048", ("board/merge",)),
+    Category("黑白棋", "Reversi-like play", ("games/reversi",)),
+    Category("单选自推理", "self-referential multiple choice", ()),
+    Category("密码破译", "password cracking (Mastermind-style)", ("deduction/password",)),
+    Category("扫雷", "Minesweeper", ("deduction/mines",)),
+    Category("Lights out", "Lights Out", ("games/lights",)),
+    Category("排列组合", "arrangements under rules", ("deduction/arrange",)),
+    Category("相生相克", "five-element card duel", ()),
+    Category("合成拆解", "synthesis and decomposition exchanges", ("recipes/exchange",)),
+    Category("麻将类", "mahjong-like hands", ()),
 )
 BY_ZH = {c.zh: c for c in CATEGORIES}
 
@@ -114,7 +112,6 @@ def logicgame_doc(row: Mapping[str, Any], lang: str, where: str) -> dict[str, An
         "level": int(level),
         "category": category,
         "category_en": known.en if known else "",
-        "kind": known.kind if known else "",
         "prompt": "\n".join(contexts),
         "examples": [str(e) for e in examples] if isinstance(examples, list) else [],
         # JSON text: a nested process does not fit one Arrow column type with flat ones.
