@@ -74,9 +74,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category("扫雷", "Minesweeper", ("deduction/mines",)),
     Category("Lights out", "Lights Out", ("games/lights",)),
     Category("排列组合", "arrangements under rules", ("deduction/arrange",)),
-    Category("相生相克", "five-element card duel", ()),
+    Category("相生相克", "five-element card duel", ("cards/elements",)),
     Category("合成拆解", "synthesis and decomposition exchanges", ("recipes/exchange",)),
-    Category("麻将类", "mahjong-like hands", ()),
+    Category("麻将类", "mahjong-like hands", ("cards/tiles",)),
 )
 BY_ZH = {c.zh: c for c in CATEGORIES}
 
