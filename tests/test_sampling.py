@@ -20,7 +20,7 @@ from support.tasks import task_manager
 from lm_eval_thinkbench.cli import with_repeats
 from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.harness import settings
-from lm_eval_thinkbench.harness.data import competition_row, integer_answer
+from lm_eval_thinkbench.harness.data import competition_row, integer_answer, load_competition
 from lm_eval_thinkbench.harness.filters import ThinkEfficiencyFilter
 from lm_eval_thinkbench.harness.groups import stderr_over_problems
 from lm_eval_thinkbench.harness.metrics import R1_SAMPLING, apply_repeats, process_results
@@ -197,3 +197,20 @@ def test_r1_protocol_configs_run_what_they_claim(config, repeats, math500_path):
 def test_every_config_says_which_protocol_it_follows():
     for config in sorted((CONFIGS).glob("*.yaml")):
         assert "# Protocol:" in config.read_text(), config.name
+
+
+def test_new_tasks_are_discovered():
+    names = set(task_manager().all_tasks)
+    assert {"thinkbench_aime24", "thinkbench_aime25", "thinkbench_amc23"} <= names
+    assert {"thinkbench_math500_avg4", "thinkbench_math500_avg16_level3"} <= names
+
+
+def test_a_bad_local_copy_fails_at_load_naming_the_record(tmp_path):
+    copy = tmp_path / "amc.jsonl"
+    copy.write_text('{"problem": "P", "answer": 3.0}\n{"problem": "Q", "answer": "x+1"}\n')
+    with pytest.raises(DatasetError, match=r"amc\.jsonl: record 2: answer 'x\+1' is not an"):
+        load_competition("amc23", amc23_path=str(copy))
+    loaded = load_competition("amc23", amc23_path=str(SHARED_DATA / "amc23" / "test.jsonl"))
+    assert len(loaded["test"]) == 40 and loaded["test"][0]["answer"] == "27"
+    with pytest.raises(ValueError, match="unknown competition"):
+        load_competition("aime99")
