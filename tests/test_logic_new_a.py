@@ -27,6 +27,7 @@ from lm_eval_thinkbench.logic.execution.cards import (
     is_hu,
     outcome,
 )
+from lm_eval_thinkbench.logic.execution.editor import edit
 from lm_eval_thinkbench.logic.execution.equations import (
     constraint_text,
     parse_expression,
@@ -52,6 +53,7 @@ MINE = (
     "matrix/squares",
     "recipes/blocks",
     "recipes/exchange",
+    "strings/editor",
     "strings/insert",
     "strings/runs",
     "strings/split",
@@ -200,6 +202,17 @@ def test_tiles_follow_logicgame_rules():
     # Level 3: B (chi), H (pass), F (peng), then I completes ABC DEF HIJ XYZ + FF (hu).
     state = {"hand": hand, "add": list("BHFI"), "remove": list("TOH"), "calls": [PENG, CHI, HU]}
     assert _sub("cards/tiles").run(state) == ["2", "0", "1", "3"]
+
+
+def test_editor_follows_logicgame_rules():
+    # 字符串处理 level 3: "leogood" and {1 is, 2 3 5, 1 haha, 4 gu, 3 5 oo, 4 oooo, 5 4 4, 4 do}.
+    ops = [["append", "is"], ["slice", 3, 5], ["append", "haha"], ["find", "gu"],
+           ["insert", 5, "oo"], ["find", "oooo"], ["reverse", 4, 4], ["find", "do"]]  # fmt: skip
+    state = {"doc": "leogood", "ops": ops}
+    assert _sub("strings/editor").run(state) == [
+        "leogoodis", "ogood", "ogoodhaha", "-1", "ogoooodhaha", "3", "ogodooohaha", "4"
+    ]  # fmt: skip
+    assert edit("abc", ["find", "c"]) == ("abc", "3")
 
 
 def _count_trees(numbers: list[int], target: Fraction) -> int:

@@ -5,6 +5,7 @@ from lm_eval_thinkbench.logic.execution import (  # noqa: F401
     cards,
     cipher,
     deduction,
+    editor,
     equations,
     games,
     grid,
