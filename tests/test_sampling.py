@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from pathlib import Path
 from statistics import fmean, stdev
 from types import SimpleNamespace
@@ -17,7 +18,7 @@ from lm_eval.api.metrics import mean_stderr, pooled_sample_stderr
 from support.data import SHARED_DATA
 from support.tasks import task_manager
 
-from lm_eval_thinkbench.cli import with_repeats
+from lm_eval_thinkbench.cli import eval_main, with_repeats
 from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.harness.data import competition_row, integer_answer, load_competition
@@ -127,6 +128,16 @@ def test_thinkbench_eval_turns_repeats_into_metadata():
     for bad in (["--repeats"], ["--repeats", "0"], ["--repeats=four"]):
         with pytest.raises(SystemExit, match="positive integer"):
             with_repeats(bad)
+
+
+def test_thinkbench_eval_hands_lm_eval_the_repeats_as_metadata(monkeypatch):
+    import lm_eval.__main__
+
+    seen = []
+    monkeypatch.setattr(lm_eval.__main__, "cli_evaluate", lambda: seen.append(sys.argv[1:]))
+    monkeypatch.setattr(sys, "argv", ["thinkbench-eval"])
+    eval_main(["--tasks", "thinkbench_aime24", "--repeats=64"])
+    assert seen[0][:4] == ["--tasks", "thinkbench_aime24", "--metadata", "repeats=64"]
 
 
 def test_competition_answers_are_integers():

@@ -3,8 +3,8 @@
 Scripted responses with known outcomes (the gold, one of two wrong answers, or no answer) are
 logged as an lm-eval sample file and served back by ``thinkbench-replay``, which gives repeat
 j of a prompt the j-th logged response. One in-process ``simple_evaluate`` runs MATH-500 with
-4 and 16 samples per problem, and the three competition sets on their local copies; one
-``thinkbench-eval --repeats 3`` command checks the run setting. Truth is counted on the labels
+4 and 16 samples per problem, and the three competition sets on their local copies; another
+checks the ``repeats`` run setting. Truth is counted on the labels
 (``C``, ``W1``, ``W2``, ``N``), never with the plugin's grader.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
 from collections import Counter
 from pathlib import Path
@@ -21,7 +20,6 @@ from typing import Any
 
 import lm_eval
 import pytest
-from e2e_support import BIN, read_results, run_cli
 from support.data import SHARED_DATA
 from support.tasks import task_manager
 
@@ -165,34 +163,22 @@ def test_ready_tasks_report_hand_computed_figures(scripted, offline_paths):
     assert amc[0]["doc"]["answer"] == "27"  # stored as 27.0
 
 
-@pytest.mark.e2e
-def test_thinkbench_eval_repeats_setting(scripted, offline_paths, tmp_path):
-    """``--repeats 3`` gives a greedy task and a 16-sample task 3 samples each, sampled."""
-    run_cli(
-        [
-            str(BIN / "thinkbench-eval"),
-            "--model",
-            "thinkbench-replay",
-            "--model_args",
-            f"samples={scripted['log']}",
-            "--tasks",
-            "thinkbench_math500_level2,thinkbench_aime25",
-            "--repeats",
-            "3",
-            "--log_samples",
-            "--output_path",
-            str(tmp_path),
-        ],
-        dict(os.environ),
+def test_repeats_setting(scripted, offline_paths):
+    """``--metadata repeats=3`` (what ``thinkbench-eval --repeats 3`` passes) gives a greedy task
+    and a 16-sample task 3 samples each, sampled."""
+    out = lm_eval.simple_evaluate(
+        model=ReplayLM(samples=str(scripted["log"])),
+        tasks=["thinkbench_math500_level2", "thinkbench_aime25"],
+        task_manager=task_manager(repeats=3),
+        log_samples=True,
     )
-    results, samples = read_results(tmp_path)
-    level2 = results["configs"]["thinkbench_math500_level2"]
+    level2 = out["configs"]["thinkbench_math500_level2"]
     assert level2["repeats"] == 3
     assert level2["generation_kwargs"]["temperature"] == 0.6
     rows = [lab for lab, lev in zip(scripted["labels"]["math500"], scripted["levels"], strict=True)
             if lev == 2]  # fmt: skip
-    assert_figures(results["results"]["thinkbench_math500_level2"], expected(rows, 3)[0], "L2")
-    assert results["configs"]["thinkbench_aime25"]["repeats"] == 3
+    assert_figures(out["results"]["thinkbench_math500_level2"], expected(rows, 3)[0], "L2")
+    assert out["configs"]["thinkbench_aime25"]["repeats"] == 3
     want = expected(scripted["labels"]["aime25"], 3)[0]
-    assert_figures(results["results"]["thinkbench_aime25"], want, "aime25")
-    assert {len(s["resps"][0]) for s in samples} == {3}
+    assert_figures(out["results"]["thinkbench_aime25"], want, "aime25")
+    assert {len(s["resps"][0]) for task in out["samples"].values() for s in task} == {3}
