@@ -52,7 +52,9 @@ CATEGORIES: tuple[Category, ...] = (
     Category("字符串合成", "string (block) synthesis", ("recipes/blocks",)),
     Category("字符串删改", "string deletion and modification", ("strings/edit",)),
     Category("字符串重排", "string rearrangement", ("strings/rearrange",)),
-    Category("字符串处理", "string processing (editor commands)", ("strings/editor", "strings/edit")),
+    Category(
+        "字符串处理", "string processing (editor commands)", ("strings/editor", "strings/edit")
+    ),
     Category("字符串分割", "string splitting", ("strings/split",)),
     Category("新运算符计算", "new operator calculation", ("operators/custom",)),
     Category("逻辑等式", "letter equations under inequalities", ("equations/letters",)),
