@@ -165,46 +165,32 @@ def test_frozen_set_figures_match_the_truth_at_every_level(tmp_path):
         assert sample["resps"][0][0].startswith("<think>")  # the raw response is kept
 
 
-def test_kind_groups_on_a_fresh_set_through_a_reasoning_field(tmp_path):
-    limit, fresh = 20, 11
+def test_kind_groups_and_the_subclass_tree_on_a_fresh_set_through_a_reasoning_field(tmp_path):
+    """The kind groups and, in the same run (their leaves differ), every by-subclass leaf and
+    group: with 5 items per cell, the limit keeps all four levels of each subclass leaf."""
+    limit, fresh, per_cell = 20, 11, 5
     results, samples = _run(
         tmp_path,
-        "thinkbench_logic_execution,thinkbench_logic_planning",
+        "thinkbench_logic_execution,thinkbench_logic_planning,thinkbench_logic_by_subclass",
         "--model_args", f"seed={SIM_SEED},reasoning_field=true",
-        "--metadata", json.dumps({"logic_seed": fresh}),
+        "--metadata", json.dumps({"logic_seed": fresh, "logic_items": per_cell}),
         "--limit", str(limit),
     )  # fmt: skip
-    docs = []
+    by_level = []
     for lang in ("en", "zh"):
         for kind in ("execution", "planning"):
             for level in range(4):
-                docs += list(generate_docs(fresh, [lang], [kind], [level]))[:limit]
+                by_level += list(generate_docs(fresh, [lang], [kind], [level], per_cell))[:limit]
+    by_subclass = list(generate_docs(fresh, per_cell=per_cell))
 
-    def names(d: dict) -> list[str]:
+    def level_names(d: dict) -> list[str]:
         return [
             f"thinkbench_logic_{d['kind']}",
             f"thinkbench_logic_{d['lang']}_{d['kind']}",
             f"thinkbench_logic_{d['lang']}_{d['kind']}_level{d['level']}",
         ]
 
-    _assert_figures(results, _groups(names, docs, SIM_SEED))
-    assert {s["doc"]["seed"] for s in samples} == {fresh}
-    assert all(json.loads(s["resps"][0][0])["reasoning"] for s in samples)
-
-
-def test_by_subclass_tree_figures_match_the_truth(tmp_path):
-    """Every subclass leaf and the by-subclass groups, on a fresh set (all four levels: the
-    limit keeps two items of each level, ``logic_items=2``)."""
-    fresh = 12
-    results, samples = _run(
-        tmp_path,
-        "thinkbench_logic_by_subclass",
-        "--model_args", f"seed={SIM_SEED}",
-        "--metadata", json.dumps({"logic_seed": fresh, "logic_items": 2}),
-    )  # fmt: skip
-    docs = list(generate_docs(fresh, per_cell=2))
-
-    def names(d: dict) -> list[str]:
+    def subclass_names(d: dict) -> list[str]:
         lang, kind = d["lang"], d["kind"]
         return [
             "thinkbench_logic_by_subclass",
@@ -213,7 +199,10 @@ def test_by_subclass_tree_figures_match_the_truth(tmp_path):
             f"thinkbench_logic_{lang}_{d['logic_family']}_{d['subclass']}",
         ]
 
-    rows = _groups(names, docs, SIM_SEED)
-    assert len(rows) == 1 + 2 + 4 + 2 * len({(d["logic_family"], d["subclass"]) for d in docs})
-    _assert_figures(results, rows)
-    assert len(samples) == len(docs)
+    rows = _groups(subclass_names, by_subclass, SIM_SEED)
+    n_subclasses = len({(d["logic_family"], d["subclass"]) for d in by_subclass})
+    assert len(rows) == 1 + 2 + 4 + 2 * n_subclasses
+    _assert_figures(results, {**_groups(level_names, by_level, SIM_SEED), **rows})
+    assert len(samples) == len(by_level) + len(by_subclass)
+    assert {s["doc"]["seed"] for s in samples} == {fresh}
+    assert all(json.loads(s["resps"][0][0])["reasoning"] for s in samples)
