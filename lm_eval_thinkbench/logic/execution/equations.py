@@ -224,7 +224,7 @@ def _apply_pair(op: str, a: Rational, b: Rational) -> Rational | None:
     return num // g, den // g
 
 
-def _trees(numbers: tuple[int, ...]) -> dict[Rational, tuple[int, Tree]]:
+def expression_trees(numbers: tuple[int, ...]) -> dict[Rational, tuple[int, Tree]]:
     """Value -> (number of expression trees over ``numbers`` in order that reach it, one such
     tree). Interval by interval, so each sub-sequence is enumerated once."""
     table: dict[tuple[int, int], dict[Rational, tuple[int, Tree]]] = {}
@@ -257,7 +257,7 @@ def _trees(numbers: tuple[int, ...]) -> dict[Rational, tuple[int, Tree]]:
 def unique_tree(numbers: tuple[int, ...], target: int) -> Tree:
     """The one expression tree over ``numbers`` that reaches ``target`` (cached: the steps and
     the answer of an item both need it). Callers must not modify it."""
-    count, tree = _trees(numbers).get((target, 1), (0, None))
+    count, tree = expression_trees(numbers).get((target, 1), (0, None))
     if count != 1:  # generated states have exactly one
         raise ValueError(f"{count} expressions over {numbers} reach {target}")
     return tree
@@ -368,7 +368,7 @@ class Target(ExecutionSubclass):
             numbers = [rng.randint(1, 9) for _ in range(TARGET_NUMBERS[level])]
             unique = sorted(
                 num
-                for (num, den), (count, _) in _trees(tuple(numbers)).items()
+                for (num, den), (count, _) in expression_trees(tuple(numbers)).items()
                 if count == 1 and den == 1 and 0 < num <= TARGET_MAX
             )
             if unique:
