@@ -400,3 +400,83 @@ def test_a_qualifier_the_question_does_not_have_names_something_else(grader):
     problem = "What is the smallest real number $x$ in the domain of the function $g$?"
     reasoning = "The smallest real number in the first interval is \\( 5.5 \\)."
     assert _first(reasoning, "\\frac{11}{2}", grader, problem).step_index is None
+
+
+# Held-out 3 real phrasings (Qwen2.5-Math-7B on MATH-500) that the locator missed before each
+# rule.
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step", "rule"),
+    [
+        # a box in a sentence with no link before it (idx 441), after an adopted result
+        (
+            "How many gallons of gasoline would she have saved last year?",
+            "The SUV used 800 gallons.\n\nThe saving is large.\n\nTherefore, Karla would "
+            "have saved \\(\\boxed{550}\\) gallons of gasoline last year.",
+            "550",
+            2,
+            "boxed",
+        ),
+        # a "not" inside the subject negates nothing (idx 353)
+        (
+            "In how many ways can I stack my $6$ books on a shelf if I do not want the math "
+            "books to be next to each other?",
+            "The code prints it.\n\nThe number of ways to stack the 6 books on a shelf such "
+            "that the 2 math books are not next to each other is \\(\\boxed{480}\\).",
+            "480",
+            1,
+            "boxed",
+        ),
+        # a qualifier that is only a pronoun (idx 7)
+        (
+            "Find the angle between these lines, in degrees.",
+            "The dot product is 0.\n\nSince the dot product is zero, the vectors are "
+            "orthogonal, and the angle between them is \\(90^\\circ\\).",
+            "90^\\circ",
+            1,
+            "asked",
+        ),
+        # an escaped ampersand is an operation, not a column break (idx 73)
+        (
+            "The operation $\\&$ is defined as $a \\& b = \\displaystyle\\frac{\\sqrt{a b + "
+            "a}}{\\sqrt{a b - b}}$. What is the value of $9 \\& 2$?",
+            "Substitute a = 9 and b = 2.\n\n\\[ 9 \\& 2 = \\frac{\\sqrt{27}}{\\sqrt{16}} = "
+            "\\frac{3\\sqrt{3}}{4} \\]",
+            "\\frac{3\\sqrt{3}}{4}",
+            1,
+            "asked",
+        ),
+        # an adjective between a count and its plural noun (idx 226)
+        (
+            "How many ways are there to put 5 balls in 2 boxes if the balls are not "
+            "distinguishable and neither are the boxes?",
+            "The partitions are 5, 4 + 1 and 3 + 2.\n\nThus, there are exactly 3 distinct "
+            "ways to distribute the 5 balls.",
+            "3",
+            1,
+            "asked",
+        ),
+        # a pair whose parts are solved in one step, one first as a formula (idx 78)
+        (
+            "There exist real numbers $a \\neq 0$ and $b,$ such that $f(x) - f(a) = (x - a)^2 "
+            "(x - b).$  Enter the ordered pair $(a,b).$",
+            "Comparing coefficients gives two equations.\n\n4. **Solve:** Since \\(a \\neq 0\\),"
+            " we have:\n   \\[\n   2b + a = 0 \\implies b = -\\frac{a}{2}\n   \\]\n   So \\(a = "
+            "-2\\). Now, substitute \\(a = -2\\) into \\(b = -\\frac{a}{2}\\):\n   \\[\n   b = "
+            "-\\frac{-2}{2} = 1\n   \\]\n\nSo, the ordered pair \\((a, b)\\) is \\((-2, 1)\\).",
+            "(-2,1)",
+            1,
+            "asked",
+        ),
+    ],
+)
+def test_non_reasoning_phrasings_are_commitments(grader, problem, reasoning, gold, step, rule):
+    found = _first(reasoning, gold, grader, problem)
+    assert (found.step_index, found.rule) == (step, rule), found
+
+
+def test_a_negation_before_the_value_still_negates(grader):
+    """Only a "not" in the subject's own clause is set aside: "x is not 5" stays no claim and
+    "the number of ways is not 480" stays negated."""
+    problem = "In how many ways can I stack my books?"
+    reasoning = "So the number of ways is not equal to 480."
+    assert _first(reasoning, "480", grader, problem).step_index is None

@@ -36,7 +36,8 @@ _STOP = frozenset(
         "much", "there", "here", "as", "than", "then", "so", "all", "any", "some", "each", "every",
         "can", "could", "would", "should", "will", "must", "may", "might", "do", "does", "did",
         "done", "find", "compute", "determine", "calculate", "evaluate", "express", "enter", "give",
-        "write", "simplify", "solve", "let", "if", "when", "where", "such",
+        "write", "simplify", "solve", "let", "if", "when", "where", "such", "them", "him", "us",
+        "me",
     )
 )  # fmt: skip
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
@@ -239,7 +240,8 @@ class Asked:
 #: A noun phrase and the prepositional phrase after it ("the smallest real number | in this
 #: domain"); "of" belongs to the head ("the sum of the roots").
 _QUALIFIER = re.compile(
-    r"(?is)(?P<core>.*?[A-Za-z].*?)\s+(?:in|on|at|for|from|with|among|over|under|within)\s+"
+    r"(?is)(?P<core>.*?[A-Za-z].*?)\s+(?:in|on|at|for|from|with|among|between|over|under"
+    r"|within)\s+"
     r"(?P<qualifier>[^$\\]*[A-Za-z][^$\\]*)$"
 )
 

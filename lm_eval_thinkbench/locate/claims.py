@@ -28,6 +28,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
+from lm_eval_thinkbench.math.extract import all_boxed
+
 # ----- math spans -------------------------------------------------------------------------------
 
 #: Display and inline math. Inline ``$..$`` must hug its content (``$70 - $60`` is money, not
@@ -89,7 +91,7 @@ class _Tok:
 _MATH_REL = re.compile(
     r"\\(?:equiv|approx|Rightarrow|Longrightarrow|implies|iff|to|rightarrow|longrightarrow"
     r"|leq?|geq?|neq?|lt|gt|quad|qquad|pm|mp|in|notin|subset|subseteq|mid)(?![A-Za-z])"
-    r"|\\text\{[^{}]*\}|\\mbox\{[^{}]*\}|\\\\|:=|[=≡≈⇒→<>≤≥≠±∈&,;]"
+    r"|\\text\{[^{}]*\}|\\mbox\{[^{}]*\}|\\\\|:=|[=≡≈⇒→<>≤≥≠±∈,;]|(?<!\\)&"
 )
 _ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{[A-Za-z*]+\}")
 _MATH_LINKS = {"=": "eq", ":=": "eq", "\\equiv": "equiv", "≡": "equiv", "\\approx": "approx"}
@@ -258,7 +260,25 @@ def read(
             inside.append(span)
         _read_sentence(text, start, end, inside, state)
     _mark_enumerations(text, state.claims)
+    _loose_boxes(text, state.claims)
     return Reading(state.claims, state.aliases)
+
+
+def _loose_boxes(text: str, claims: list[Claim]) -> None:
+    """Boxes that no chain reached ("Karla would have saved \\(\\boxed{550}\\) gallons": no
+    link before the box) are claims of their own: the protocol counts a boxed value as the
+    answer however the sentence around it runs. Kept in order of position."""
+    covered = [(c.start, c.end) for c in claims if "boxed" in c.flags]
+    loose = []
+    for start, end, content in all_boxed(text):
+        if any(s <= start < e for s, e in covered) or not content:
+            continue
+        sentence = next(((s, e) for s, e in sentences(text) if s <= start < e), (start, end))
+        flags = frozenset(sentence_flags(text[sentence[0] : sentence[1]]) | {"boxed"})
+        value = _clean(content)
+        loose.append(Claim(start, end, start, value, (), None, flags, sentence))
+    if loose:
+        claims[:] = sorted([*claims, *loose], key=lambda c: (c.start, c.end))
 
 
 def find_claims(text: str) -> list[Claim]:
@@ -548,11 +568,12 @@ def _with(claim: Claim, flag: str) -> Claim:
 def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
     """Several values for the same name in one part of a sentence ("x = 6, x = 1, and x = -2")
     are a list of solutions or candidates, not a commitment to one; "but x = 1 is smaller"
-    after such a list is a part of its own."""
+    after such a list is a part of its own. A formula in other variables is no value of its
+    own: "b = -a/2, so b = -(-2)/2 = 1" gives b one value."""
     claims = state.claims[since:]
     seen: dict[tuple[str, int], set[str]] = {}
     for claim, segment in zip(claims, segments, strict=True):
-        if claim.names and not pending_operation(claim.value):
+        if claim.names and not pending_operation(claim.value) and not _VARIABLE.search(claim.value):
             seen.setdefault((_key(claim.names[0]), segment), set()).add(_key(claim.value))
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
         key = (_key(claim.names[0]), segment) if claim.names else None
@@ -560,6 +581,8 @@ def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
             state.claims[since + i] = _with(claim, "list")
 
 
+#: A single-letter variable in a value (``-\\frac{a}{2}``), not a command's letters.
+_VARIABLE = re.compile(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])")
 #: A number, an operator, and a number: a computation still to be done (``-3 + 2``,
 #: ``50 \\times \\frac{11}{4}``), not a result.
 _PENDING = re.compile(
@@ -574,7 +597,8 @@ def pending_operation(value: str) -> bool:
 
 def _mark_enumerations(text: str, claims: list[Claim]) -> None:
     """Enumerated paragraphs ("1. x = 66", "2. x = -62") that give the same name different
-    values list the solutions; none of them is chosen yet."""
+    values list the solutions; none of them is chosen yet (a formula in other variables is no
+    value, as in :func:`_mark_lists`)."""
     items: list[tuple[int, int]] = []  # (claim index, enumeration run)
     run = 0
     last_item_end = -1
@@ -588,10 +612,10 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
         last_item_end = end
     seen: dict[tuple[str, int], set[str]] = {}
     for i, run in items:
-        if claims[i].names:
+        if claims[i].names and not _VARIABLE.search(claims[i].value):
             seen.setdefault((_key(claims[i].names[0]), run), set()).add(_key(claims[i].value))
     for i, run in items:
-        if claims[i].names and len(seen[(_key(claims[i].names[0]), run)]) > 1:
+        if claims[i].names and len(seen.get((_key(claims[i].names[0]), run), ())) > 1:
             claims[i] = _with(claims[i], "list")
 
 
@@ -687,7 +711,11 @@ def _chain(
     if "approx" in kinds:
         extra.add("approx")
     between = text[terms[0].end : terms[value_at].start]
-    if _NEGATION.search(between):
+    negations = list(_NEGATION.finditer(between))
+    if negations and not any(
+        link.start > terms[0].end + negations[-1].end() and link.start < terms[value_at].start
+        for link in links
+    ):  # "the books are not next to each other is 480": the "not" is the subject's
         extra.add("negated")
     subject = _subject(text, terms[0])
     if (
@@ -719,9 +747,16 @@ def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
 
 
 #: A number with its unit in prose: "$10 more", "36 miles", "4 beakers".
+#: The plural noun after a prose value, possibly after one adjective ("3 distinct ways").
+_PLURAL_UNIT = re.compile(
+    r"\s*(?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z]{3,}(?<!s)\s+)?"
+    r"([A-Za-z]{2,}s)\b"
+)
 _MENTION = re.compile(
     r"(?<![\w.$\\^_])(?P<dollar>\$)?(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
-    r"\s*(?P<unit>[A-Za-z]{2,}s|more|fewer|less)\b(?:\s+(?P<next>[A-Za-z]{3,}))?"
+    r"\s*(?:(?P<adjective>(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)"
+    r"[a-z]{3,}(?<!s))\s+(?=[A-Za-z]{2,}s\b))?"
+    r"(?P<unit>[A-Za-z]{2,}s|more|fewer|less)\b(?:\s+(?P<next>[A-Za-z]{3,}))?"
 )
 
 
@@ -731,7 +766,8 @@ def _mentions(
     """Numbers stated with their unit in a clause with no link ("So, Pam pays $10 more than
     Susan"): named by the unit ("number of more", "number of dollars"), to be compared with
     what the question counts ("How many more dollars ..."). A unit is a plural word or
-    "more"/"fewer"/"less" ("4 beakers", "6 days"; not "4 again")."""
+    "more"/"fewer"/"less" ("4 beakers", "6 days"; not "4 again"), possibly after one adjective
+    ("there are exactly 3 distinct ways": the number of ways)."""
     for start, end, is_math in term.pieces:
         if is_math:
             continue
@@ -910,7 +946,7 @@ def _value(
         return None
     if any(w in _OPERATOR_WORDS for w in value.lower().split()):
         value = _spoken_operators(value)
-    unit = re.match(r"\s*([A-Za-z]{2,}s)\b", raw[kept_end:])  # a plural noun: "36 miles"
+    unit = _PLURAL_UNIT.match(raw, kept_end)  # a plural noun: "36 miles", "3 distinct ways"
     at = raw.find(value)
     return start + max(at, 0), value, unit.group(1) if unit else None
 

@@ -254,7 +254,9 @@ def _listed(claims: Sequence[Claim]) -> list[Claim]:
 
 def _tuples(claims: Sequence[Claim], asked: Asked, reasoning: str) -> list[Claim]:
     """For a question that asks for a tuple of its symbols ("Enter the ordered pair $(m,b)$"):
-    one paragraph that gives each symbol its value ("m = 3/2 and b = -13") states the tuple."""
+    one paragraph that gives each symbol its value ("m = 3/2 and b = -13") states the tuple,
+    with the value each symbol has last in it (a paragraph that solves ``b = -a/2`` first and
+    then ``b = 1`` ends with b's value)."""
     shapes = [m.group(1).split(",") for k in asked.math if (m := _SYMBOL_TUPLE.fullmatch(k))]
     if not shapes:
         return []
@@ -263,7 +265,7 @@ def _tuples(claims: Sequence[Claim], asked: Asked, reasoning: str) -> list[Claim
     for claim in claims:
         if claim.names and not claim.flags & _REJECT:
             found = by_paragraph.setdefault(step_index_at(paragraphs, claim.start), {})
-            found.setdefault(name_key(claim.names[0]), claim)
+            found[name_key(claim.names[0])] = claim  # the last: "b = -a/2", then "b = 1"
     out = []
     for symbols in shapes:
         for found in by_paragraph.values():
