@@ -38,13 +38,17 @@ def outcome(mine: str, theirs: str) -> str:
     return {0: DRAW, 1: LOSE, 2: WIN, 3: LOSE, 4: WIN}[d]
 
 
+_OUTCOMES = {(m, o): outcome(m, o) for m in CARDS for o in CARDS}
+_PERMUTATIONS = {k: tuple(itertools.permutations(CARDS, k)) for k in range(len(CARDS) + 1)}
+
+
 def inferred(mine: Sequence[str], results: Sequence[str]) -> str:
     """What the rounds prove about the opponent's cards: per round, the card if every
     assignment of distinct cards consistent with all the rounds agrees on it, else ``*``."""
     fits = [
         perm
-        for perm in itertools.permutations(CARDS, len(mine))
-        if all(outcome(m, o) == r for m, o, r in zip(mine, perm, results, strict=True))
+        for perm in _PERMUTATIONS[len(mine)]
+        if all(_OUTCOMES[m, o] == r for m, o, r in zip(mine, perm, results, strict=True))
     ]
     return "".join(fits[0][k] if len({f[k] for f in fits}) == 1 else "*" for k in range(len(mine)))
 

@@ -99,14 +99,18 @@ def _draw_constraint(rng: random.Random, kind: str, v: dict[str, int]) -> Constr
     return ["prod", x, y, a, z, v[x] * v[y] - a * v[z]]
 
 
+@functools.lru_cache(maxsize=8)
+def _assignments(letters: tuple[str, ...]) -> tuple[dict[str, int], ...]:
+    """All n! assignments, built once per letter set (callers must not modify them)."""
+    n = len(letters)
+    return tuple(
+        dict(zip(letters, perm, strict=True)) for perm in itertools.permutations(range(1, n + 1))
+    )
+
+
 def solutions(letters: Sequence[str], constraints: Sequence[Constraint]) -> list[dict[str, int]]:
     """Every assignment of distinct numbers 1..n to ``letters`` meeting ``constraints``."""
-    out = []
-    for perm in itertools.permutations(range(1, len(letters) + 1)):
-        v = dict(zip(letters, perm, strict=True))
-        if all(holds(c, v) for c in constraints):
-            out.append(v)
-    return out
+    return [v for v in _assignments(tuple(letters)) if all(holds(c, v) for c in constraints)]
 
 
 _LETTERS_HEAD = {
@@ -224,9 +228,11 @@ def _apply_pair(op: str, a: Rational, b: Rational) -> Rational | None:
     return num // g, den // g
 
 
+@functools.lru_cache(maxsize=64)
 def expression_trees(numbers: tuple[int, ...]) -> dict[Rational, tuple[int, Tree]]:
     """Value -> (number of expression trees over ``numbers`` in order that reach it, one such
-    tree). Interval by interval, so each sub-sequence is enumerated once."""
+    tree). Interval by interval, so each sub-sequence is enumerated once; cached, because an
+    item's generation and its reference both need the table (callers must not modify it)."""
     table: dict[tuple[int, int], dict[Rational, tuple[int, Tree]]] = {}
     n = len(numbers)
     for i, x in enumerate(numbers):
