@@ -6,7 +6,8 @@ each cell, 10 = the whole frozen set), every figure computed by the scorer the t
 
 * **rules**: how many rules the item's statement applies, read off its state: the distinct
   operation kinds (``ops``), conditions (``conds``, ``constraints``, ``guesses``), recipes
-  (``methods``), defined operators (``defs``), scored letters (``points``), buttons, or the
+  (``methods``), defined operators (``defs``), scored letters (``points``), buttons, calls
+  (``calls``), or the
   rules a subclass counts itself (``rules``: a number, a list, or a table plus its wrap and floor
   flags); "fixed" when the game's rules are the same at every level (planning puzzles, boards);
 * **steps**: the reference's number of steps (planning: the optimal plan length, unique by
@@ -42,7 +43,7 @@ from lm_eval_thinkbench.logic.seeds import derive_rng
 from lm_eval_thinkbench.logic.sets import FROZEN_SEED
 
 COMMAND = "python benchmarks/logic_evidence.py"
-_COUNTED = ("conds", "constraints", "guesses", "methods", "defs", "points", "buttons")
+_COUNTED = ("conds", "constraints", "guesses", "methods", "defs", "points", "buttons", "calls")
 
 
 def rule_count(state: Mapping[str, Any]) -> int | None:
