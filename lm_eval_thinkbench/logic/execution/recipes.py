@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from lm_eval_thinkbench.logic.base import ExecutionSubclass, State
@@ -66,8 +66,8 @@ def _run(state: State) -> tuple[dict[str, int], list[int]]:
 def _generate_run(
     rng: random.Random,
     kinds: list[str],
-    draw_methods: Any,
-    draw_start: Any,
+    draw_methods: Callable[[], list[list[Recipe]]],
+    draw_start: Callable[[], list[int]],
     steps: tuple[int, int],
 ) -> dict[str, Any]:
     """Draw methods and start counts until every method is used and the run length is in
