@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from collections.abc import Sequence
 
 import pytest
 
 from lm_eval_thinkbench.logic import registry
+from lm_eval_thinkbench.logic.base import PLAN_LENGTHS
 from lm_eval_thinkbench.logic.execution.deduction import (
     arrange_holds,
     certain_mines,
@@ -240,3 +242,198 @@ def test_scripted_replies_score_as_known(key):
     assert score_output(ref0, _block(level0["answer"]))["answer_step_correct"]
     miss = score_output(ref0, _block([_other(level0["answer"][0])]))
     assert (miss["answer_correct"], miss["first_invalid_step"]) == (False, 0)
+
+
+# ----- the planning subclasses (filled in a fixed order) -----------------------------------
+
+NEW_B_PLANNING = [
+    "latin/cages",
+    "latin/letters",
+    "placement/queens",
+    "placement/picks",
+    "selfref/choice",
+]
+
+
+@pytest.mark.parametrize("key", NEW_B_PLANNING)
+def test_two_hundred_fresh_planning_items_replay_as_valid(key):
+    sub = _sub(key)
+    for level, puzzle in _fresh(key, 200):
+        lo, hi = PLAN_LENGTHS[level]
+        assert lo <= len(puzzle.answer) == puzzle.optimal <= hi, (key, level)
+        assert sub.replay(puzzle.state, puzzle.answer, puzzle.process).valid, (key, level)
+        assert sub.replay(puzzle.state, puzzle.answer, None).valid, (key, level)
+
+
+def _latin_fits(cells: str, n: int, diagonal: bool) -> bool:
+    lines = [cells[r * n : r * n + n] for r in range(n)]
+    lines += ["".join(cells[r * n + c] for r in range(n)) for c in range(n)]
+    if diagonal:
+        lines.append("".join(cells[i * n + i] for i in range(n)))
+    return all(len(set(line)) == n for line in lines)
+
+
+def _latin_completions(grid: str, symbols: str) -> list[str]:
+    """Each row's missing symbols in every order, kept when columns (and more) fit."""
+    rows = grid.split("/")
+    options = []
+    for row in rows:
+        missing = [s for s in symbols if s not in row]
+        options.append(
+            [
+                "".join(next(it) if ch == "." else ch for ch in row)
+                for perm in itertools.permutations(missing)
+                for it in [iter(perm)]
+            ]
+        )
+    return ["".join(choice) for choice in itertools.product(*options)]
+
+
+def _cage_ok(op: str, target: int, values: list[int]) -> bool:
+    a, b = max(values), min(values)
+    return {
+        "+": sum(values) == target,
+        "*": math.prod(values) == target,
+        "-": a - b == target,
+        "/": a == b * target,
+    }[op]
+
+
+def test_latin_answers_are_unique_by_brute_force():
+    checked = 0
+    for _, p in [*_fresh("latin/cages", 120), *_fresh("latin/letters", 120)]:
+        s = p.state
+        if s["grid"].count(".") > 6:
+            continue
+        n = s["n"]
+        symbols = "123456789"[:n] if "cages" in s else "abcde"[:n]
+        fits = [
+            cells
+            for cells in _latin_completions(s["grid"], symbols)
+            if _latin_fits(cells, n, s.get("diagonal", False))
+            and all(
+                _cage_ok(op, t, [int(cells[r * n + c]) for r, c in members])
+                for op, t, members in s.get("cages", [])
+            )
+        ]
+        assert len(fits) == 1, s
+        blanks = [i for i, x in enumerate(s["grid"].replace("/", "")) if x == "."]
+        assert [a.split("=")[1] for a in p.answer] == [fits[0][i] for i in blanks]
+        checked += 1
+    assert checked > 100
+
+
+def test_queens_and_picks_are_unique_by_brute_force():
+    checked = 0
+    for _, p in _fresh("placement/queens", 120):
+        rows = p.state["board"].split("/")
+        n = len(rows)
+        empty = [r for r, row in enumerate(rows) if "1" not in row]
+        if len(empty) > 7:
+            continue
+        used = {row.index("1") for row in rows if "1" in row}
+        free = [c for c in range(n) if c not in used]
+        fits = []
+        for perm in itertools.permutations(free):
+            cols = [row.index("1") if "1" in row else -1 for row in rows]
+            for r, c in zip(empty, perm, strict=True):
+                cols[r] = c
+            if all(abs(cols[a] - cols[b]) != b - a for a in range(n) for b in range(a + 1, n)):
+                fits.append(cols)
+        assert len(fits) == 1
+        assert list(p.answer) == [f"r{r + 1}c{fits[0][r] + 1}" for r in empty]
+        checked += 1
+    for _, p in _fresh("placement/picks", 120):
+        s = p.state
+        grid, k, limit = s["grid"], s["k"], s["limit"]
+        n = len(grid)
+        where = [[(r, c) for r in range(n) for c in range(n) if grid[r][c] == v]
+                 for v in range(1, k + 1)]  # fmt: skip
+        if math.prod(len(w) for w in where) > 20_000:
+            continue
+        fits = []
+        for choice in itertools.product(*where):
+            if tuple(s["start"]) not in choice:
+                continue
+            sums = [0] * (2 * n)
+            for v, (r, c) in enumerate(choice, 1):
+                sums[r] += v
+                sums[n + c] += v
+            if max(sums) <= limit:
+                fits.append(choice)
+        assert len(fits) == 1
+        assert p.process[-1] == ",".join(f"({r + 1},{c + 1})" for r, c in fits[0])
+        checked += 1
+    assert checked > 180
+
+
+def _selfref_value(q: list, i: int, answers: tuple[int, ...]) -> int:
+    kind = q[0]
+    if kind == "count":
+        return answers.count(q[1])
+    if kind == "answer_of":
+        return answers[q[1]]
+    if kind == "distance":
+        return abs(answers[i] - answers[q[1]])
+    start = 0 if kind == "first" else q[1] + 1
+    return next((j + 1 for j in range(start, len(answers)) if answers[j] == q[-1]), -1)
+
+
+def test_self_referential_answers_are_unique_by_brute_force():
+    checked = 0
+    for _, p in _fresh("selfref/choice", 160):
+        s = p.state
+        if len(s["questions"]) > 6:
+            continue
+        fits = [
+            answers
+            for answers in itertools.product(range(s["m"]), repeat=len(s["questions"]))
+            if all(
+                _selfref_value(q, i, answers) == opts[answers[i]]
+                for i, (q, opts) in enumerate(zip(s["questions"], s["options"], strict=True))
+            )
+        ]
+        assert len(fits) == 1
+        assert list(p.answer) == ["ABCDE"[a] for a in fits[0]]
+        checked += 1
+    assert checked > 100
+
+
+def test_selfref_statement_by_hand():
+    state = {"m": 2, "questions": [["count", 1]], "options": [[2, 1]]}
+    sub = _sub("selfref/choice")
+    assert sub.solve(state) == ["B"]  # "How many answers are B? A. 2 B. 1" (LogicGame's own)
+    text = sub.describe(state, "en")
+    assert "1. How many of the questions have the answer B?\nA. 2\nB. 1" in text
+    queens = {"board": "0010/1000/0001/0000"}
+    assert _sub("placement/queens").solve(queens) == [1]
+    assert _sub("placement/queens").show(queens, (1,)) == "0010/1000/0001/0100"
+
+
+@pytest.mark.parametrize("key", NEW_B_PLANNING)
+def test_scripted_planning_replies_score_as_known(key):
+    family, name = key.split("/")
+    doc = to_doc(make_item(family, name, 3, 0, 1), "en")
+    ref = Reference.from_doc(doc)
+    answer, process = list(doc["answer"]), list(doc["process"])
+
+    right = score_output(ref, _block(answer, process))
+    assert right["answer_step_correct"] and right["valid_process"]
+    assert right["plan_length"] == right["optimal_length"] == len(answer)
+
+    k = 2
+    wrong_move = [*answer[:k], _other(answer[k]), *answer[k + 1 :]]
+    wrong_answer = score_output(ref, _block(wrong_move, process))
+    assert not wrong_answer["answer_correct"] and wrong_answer["step_similarity"] == 1.0
+    assert (wrong_answer["valid_process"], wrong_answer["first_invalid_step"]) == (False, k)
+
+    bad = [*process[:k], _other(process[k]), *process[k + 1 :]]
+    wrong_state = score_output(ref, _block(answer, bad))
+    assert wrong_state["answer_correct"] and not wrong_state["answer_step_correct"]
+    assert (wrong_state["valid_process"], wrong_state["first_invalid_step"]) == (False, k)
+
+    short = score_output(ref, _block(answer[:-1], process[:-1]))
+    assert (short["valid_process"], short["first_invalid_step"]) == (False, len(answer) - 1)
+
+    broken = score_output(ref, '```json\n{"answer": ' + json.dumps(answer) + "}\n```")
+    assert broken["status"] == FORMAT_ERROR and not broken["answer_correct"]
