@@ -155,7 +155,7 @@ def test_suite_size_and_composition(frozen):
     execution = registry.subclasses("execution")
     planning = registry.subclasses("planning")
     assert len(execution) >= 8 and len(planning) >= 6
-    counts = Counter((d["lang"], d["subclass"], d["level"]) for d in frozen)
+    counts = Counter((d["lang"], d["logic_family"], d["subclass"], d["level"]) for d in frozen)
     assert set(counts.values()) == {10}
     assert len(counts) == 2 * (len(execution) + len(planning)) * 4
     assert len({d["logic_family"] for d in frozen}) >= 10
