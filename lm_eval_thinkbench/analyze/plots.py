@@ -19,6 +19,7 @@ import os
 import re
 from collections.abc import Sequence
 from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from lm_eval_thinkbench.analyze.aggregate import METRIC_BY_NAME, OVERALL, PLOTTED, Group
@@ -40,7 +41,7 @@ class Plotter:
         self._asked = False
         context = multiprocessing.get_context("fork")
         self._conn, child = context.Pipe()
-        self._process = context.Process(
+        self._process: BaseProcess | None = context.Process(
             target=_serve, args=(child, os.getpid()), name="thinkbench-plotter", daemon=True
         )
         try:
@@ -153,8 +154,8 @@ def _grid(path: Path, by_model: dict[str, list[Group]], title: str) -> None:
             xs, ys, lows, highs = [], [], [], []
             for x, subset in enumerate(subsets):
                 stat = stats.get(subset)
-                if stat is None or stat.mean is None:
-                    continue
+                if stat is None or stat.mean is None or stat.low is None or stat.high is None:
+                    continue  # (the three are None together: no sample)
                 xs.append(x + (index - (len(by_model) - 1) / 2) * 0.08 * several)
                 ys.append(stat.mean)
                 lows.append(stat.mean - stat.low)

@@ -163,10 +163,10 @@ def summary_markdown(
         lines += [""]
     models = list(dict.fromkeys(g.model for g in groups))
     if len(models) > 1:
-        overall = [g for g in groups if g.subset == OVERALL]
+        overalls = [g for g in groups if g.subset == OVERALL]
         lines += ["## Models side by side (overall)", ""]
-        lines += _table(overall, "model", PLOTTED, lambda g: g.model)
-        lines += _table(overall, "model", EXTRA, lambda g: g.model)
+        lines += _table(overalls, "model", PLOTTED, lambda g: g.model)
+        lines += _table(overalls, "model", EXTRA, lambda g: g.model)
     for model in models:
         own = [g for g in groups if g.model == model]
         overall = next(g for g in own if g.subset == OVERALL)

@@ -233,8 +233,8 @@ def _collect(
                 bar.update(1)
             return results
         outputs: list[Future[Scored]] = [_relay(job, pool, options) for job in pending]
-        for future in as_completed(outputs):
-            future.result()
+        for done in as_completed(outputs):
+            done.result()
             bar.update(1)
         return [f.result() for f in outputs]
     finally:

@@ -75,8 +75,8 @@ def leave_out_empty_members() -> None:
                 empty.append(exc)
         if empty and not built:
             raise empty[0]
-        for exc in empty:
-            log.warning("group %s: %s", group_name, exc)
+        for missing in empty:
+            log.warning("group %s: %s", group_name, missing)
         return built
 
     build_members._thinkbench = True  # type: ignore[attr-defined]

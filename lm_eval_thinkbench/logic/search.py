@@ -17,9 +17,10 @@ Successors = Callable[[Any], Iterable[tuple[str, Any]]]
 @dataclass
 class Reach:
     """Nodes reached from ``origin``: depth, number of shortest paths (capped at 2, counted as
-    move sequences: two moves into the same node are two plans) and one parent edge."""
+    move sequences: two moves into the same node are two plans) and one parent edge. Nodes are
+    any hashable value of the puzzle's own type, typed ``Any`` like the callers' nodes."""
 
-    origin: Hashable
+    origin: Any
     depth: dict[Any, int] = field(default_factory=dict)
     count: dict[Any, int] = field(default_factory=dict)
     parent: dict[Any, tuple[str, Any]] = field(default_factory=dict)

@@ -155,7 +155,11 @@ def _compose(doc: Mapping[str, Any], seed: int) -> tuple[LogicTruth, str, str | 
     planning = isinstance(sub, PlanningSubclass)
     if scenario == "wrong_step" and only:
         scenario = "wrong_answer"
-    alternative = _alternative(sub, state, answer) if planning and scenario == "alt_plan" else None
+    alternative = (
+        _alternative(sub, state, answer)
+        if isinstance(sub, PlanningSubclass) and scenario == "alt_plan"
+        else None
+    )
     if scenario == "alt_plan" and alternative is None:
         scenario = "perfect"
 
@@ -165,7 +169,7 @@ def _compose(doc: Mapping[str, Any], seed: int) -> tuple[LogicTruth, str, str | 
         process[k] = _mutate(process[k], rng)
         valid = False
     elif scenario == "wrong_answer":
-        if planning:
+        if isinstance(sub, PlanningSubclass):  # (``planning``, narrowed for the type checker)
             k = rng.randrange(len(answer))
             answer[k] = _illegal_move(sub, state, answer, k, rng)
         else:

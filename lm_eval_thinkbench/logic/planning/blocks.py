@@ -12,7 +12,7 @@ from __future__ import annotations
 import functools
 import random
 import string
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningSubclass, Puzzle, State
 from lm_eval_thinkbench.logic.registry import register
@@ -23,7 +23,7 @@ NAMES = "ABCDEFGH"
 Node = tuple[tuple[str, ...], ...]  # stacks bottom to top, sorted by bottom block
 
 
-def _node(stacks: list[list[str]] | Node) -> Node:
+def _node(stacks: Iterable[Sequence[str]]) -> Node:
     return tuple(sorted(tuple(s) for s in stacks if s))
 
 
