@@ -19,7 +19,8 @@ locator was designed), ``benchmarks/data/first_correct_heldout.jsonl`` (36 trace
 blind to the locator), ``first_correct_heldout2.jsonl`` (28 Sky-T1 and the 10 DeepSeek-R1
 traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 one) and
 ``first_correct_heldout3.jsonl`` (44 Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning,
-annotated after the rules were revised for the first two held-out sets' misses).
+annotated after the rules were revised for the first two held-out sets' misses) and
+``first_correct_heldout4.jsonl`` (40 more, annotated after the revisions for held-out 3's).
 """
 
 from __future__ import annotations
