@@ -467,6 +467,26 @@ def test_a_qualifier_the_question_does_not_have_names_something_else(grader):
             1,
             "asked",
         ),
+        # a hedge inside the subject's relative clause hedges nothing (held-out 4 idx 29, 254)
+        (
+            "How many different assortments of six cookies can be selected?",
+            "So we need binom(8, 2).\n\nThe number of different assortments of six cookies "
+            "that can be selected is \\(\\boxed{28}\\).",
+            "28",
+            1,
+            "boxed",
+        ),
+        # an enumerated step's formula in θ is no second value of the asked sum (idx 145)
+        (
+            "Let $z$ be a complex number such that \\[z + \\frac{1}{z} = \\frac{1 + "
+            "\\sqrt{5}}{2}.\\]Find \\[z^{85} + \\frac{1}{z^{85}}.\\]",
+            "3. **Find θ:** θ = π/5.\n\n4. **Calculate:**\n   \\[\n   z^{85} + \\frac{1}{z^{85}} "
+            "= 2\\cos(85\\theta).\n   \\]\n   Since cos(17π) = -1. Therefore,\n   \\[\n   "
+            "z^{85} + \\frac{1}{z^{85}} = 2\\cos(85\\theta) = 2(-1) = -2.\n   \\]",
+            "-2",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_non_reasoning_phrasings_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -480,3 +500,16 @@ def test_a_negation_before_the_value_still_negates(grader):
     problem = "In how many ways can I stack my books?"
     reasoning = "So the number of ways is not equal to 480."
     assert _first(reasoning, "480", grader, problem).step_index is None
+
+
+def test_a_far_chain_with_the_boxed_value_names_nothing(grader):
+    """In a non-reasoning response (all answer), the coefficient "c = -2" far above the boxed
+    -2 does not make c a name of the asked quantity (held-out 4 idx 341)."""
+    problem = "What is the smallest number which is one less than twice its reciprocal?"
+    response = (
+        "We solve x^2 + x - 2 = 0.\n\nHere \\(a = 1\\), \\(b = 1\\), and \\(c = -2\\).\n\n"
+        "Let's use Python.\n\nThe code prints the roots.\n\n"
+        "The smallest number which is one less than twice its reciprocal is \\(\\boxed{-2}\\)."
+    )
+    found = _first(response, "-2", grader, problem, answer=response)
+    assert (found.step_index, found.rule) == (4, "boxed"), found

@@ -1,12 +1,12 @@
-"""The rule locator against hand annotations of real Sky-T1 traces (FIRST_CORRECT_PROTOCOL.md).
+"""The rule locator against hand annotations of real traces (FIRST_CORRECT_PROTOCOL.md).
 
 Floors are what the locator measures minus a little (``benchmarks/locator_truth.py`` prints the
-figures): the dev set (20 traces, two annotation passes), the design set (102 traces, one
-pass, read while the rules were designed) and the two held-out sets (36 and 38 traces,
-annotated blind, since used to develop the rules for their misses) and the third (44
-Qwen2.5-Math-7B responses: measured once unseen, then used for the same). The scripted judge that
-answers the annotated step must agree on every trace, which checks that the judge path maps an
-index to its step and tokens.
+figures): the dev set (20 Sky-T1 traces, two annotation passes), the design set (102, one pass,
+read while the rules were designed), held-out 1 and 2 (36 and 38 traces annotated blind) and
+held-out 3 and 4 (44 and 40 Qwen2.5-Math-7B responses); each held-out set was measured once
+unseen and then used to revise the rules for its misses. The scripted judge that answers the
+annotated step must agree on every trace, which checks that the judge path maps an index to
+its step and tokens.
 """
 
 import json
@@ -31,6 +31,7 @@ SETS = {
     "heldout": BENCH_DATA / "first_correct_heldout.jsonl",
     "heldout2": BENCH_DATA / "first_correct_heldout2.jsonl",
     "heldout3": BENCH_DATA / "first_correct_heldout3.jsonl",
+    "heldout4": BENCH_DATA / "first_correct_heldout4.jsonl",
 }
 
 
@@ -72,6 +73,7 @@ def _same_steps(row, item):
         ("heldout", 0.70, 0.75, 0.07),
         ("heldout2", 0.80, 0.80, 0.04),
         ("heldout3", 0.84, 0.95, 0.02),
+        ("heldout4", 0.88, 0.92, 0.03),
     ],
 )
 def test_rule_locator_agrees_with_annotations(grader, counter, name, exact, near, error):

@@ -581,8 +581,10 @@ def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
             state.claims[since + i] = _with(claim, "list")
 
 
-#: A single-letter variable in a value (``-\\frac{a}{2}``), not a command's letters.
-_VARIABLE = re.compile(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])")
+#: A variable in a value (``-\\frac{a}{2}``, ``2\\cos(85\\theta)``), not a command's letters.
+_VARIABLE = re.compile(
+    r"(?<![A-Za-z\\])[a-z](?![A-Za-z])|\\(?:theta|alpha|beta|gamma|phi|omega|lambda|mu)(?![A-Za-z])"
+)
 #: A number, an operator, and a number: a computation still to be done (``-3 + 2``,
 #: ``50 \\times \\frac{11}{4}``), not a result.
 _PENDING = re.compile(
@@ -706,8 +708,9 @@ def _chain(
         return
     extra = set()
     kinds = {t.what for t in links}
-    if "hedge" in kinds:
-        extra.add("option")
+    before_value = [t for t in links if t.start < terms[value_at].start]
+    if before_value and before_value[-1].what == "hedge":
+        extra.add("option")  # "x could be 5", not "the cookies that can be selected is 28"
     if "approx" in kinds:
         extra.add("approx")
     between = text[terms[0].end : terms[value_at].start]

@@ -143,8 +143,8 @@ def first_commitment(
     words = frozenset(w.lower() for w in _TEXT_GOLD.findall(gold))
     reading = read(reasoning, joins, words)
     answer_reading = read(answer, joins, words) if answer and answer.strip() else None
-    final = final_claims(answer_reading) if answer_reading else []
-    final = final or final_claims(reading)
+    final = final_claims(answer_reading, answer or "", problem) if answer_reading else []
+    final = final or final_claims(reading, reasoning, problem)
     aliases = reading.aliases + (answer_reading.aliases if answer_reading else [])
     asked = asked_names(problem, final, aliases, goal_names(reasoning))
     claims = sorted(
@@ -305,20 +305,35 @@ def _intervals(reasoning: str) -> list[Claim]:
     return out
 
 
-def final_claims(reading: Reading) -> list[Claim]:
-    """The claims that give the final answer: every boxed claim, and for each the claim just
-    before it with the same value ("x = 3" then "the answer is \\(\\boxed{3}\\)"); none when
-    nothing is boxed."""
+def final_claims(reading: Reading, text: str, problem: str | None = None) -> list[Claim]:
+    """The claims of ``text`` that give the final answer: every boxed claim, and for each the
+    claim just before it with the same value ("x = 3" then "the answer is \\(\\boxed{3}\\)"),
+    in the box's paragraph or the one before, or further up when it names its value in words
+    ("Area = ... = 12") or by a formula of the problem (``a^4 + b^8``): a non-reasoning response
+    is all answer, and the coefficient "c = -2" ten paragraphs up does not name the boxed -2.
+    None when nothing is boxed."""
     claims = [c for c in reading.claims if "boxed" in c.flags or not c.flags & _REJECT]
     boxed = [i for i, c in enumerate(claims) if "boxed" in c.flags]
     chosen: list[Claim] = []
     for i in boxed:
-        chosen.append(claims[i])
-        key = name_key(claims[i].value)
+        box = claims[i]
+        chosen.append(box)
+        key = name_key(box.value)
         before = next((c for c in reversed(claims[:i]) if name_key(c.value) == key), None)
-        if before is not None:
+        if before is None:
+            continue
+        near = len(_BLANK_LINE.findall(text, before.end, box.start)) <= 1
+        first = before.names[0] if before.names else ""
+        spelled = re.sub(r"\\(?:text|mathrm)\s*\{([^{}]*)\}", r" \1 ", first)  # \text{Area}
+        known = bool(content_words(spelled) - GENERIC) or (
+            len(name_key(first)) >= 3 and name_key(first) in name_key(problem or "")
+        )
+        if near or known:
             chosen.append(before)
     return chosen
+
+
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 
 
 def _candidates(
