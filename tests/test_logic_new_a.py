@@ -9,6 +9,7 @@ in ``test_logic_generation.py`` (marked slow for these subclasses).
 from __future__ import annotations
 
 import json
+import time
 from fractions import Fraction
 from statistics import fmean
 
@@ -347,3 +348,25 @@ def test_answer_only_items_score_the_answer(key):
     bad = [*doc["answer"][:-1], _wrong(doc["answer"][-1])]
     wrong = score_response(doc, _reply(bad), "think")
     assert not wrong["answer_correct"] and not wrong["valid_process"]
+
+
+@pytest.mark.parametrize("key", ["equations/letters", "equations/target", "cards/elements"])
+def test_hostile_replies_are_scored_quickly(key):
+    """A huge process, a huge or odd answer: a clear record, in bounded time."""
+    doc = to_doc(make_item(*key.split("/"), 3, 0, 1), "en")
+    replies = [
+        _reply(doc["answer"], ["A=1"] * 100_000),
+        _reply(["9" * 5_000], ["=" * 10_000, "", ":::"]),
+        _reply(doc["answer"], [[], ["x"] * 1000, "1+1=2"]),
+    ]
+    for text in replies:
+        start = time.perf_counter()
+        rec = score_response(doc, text, "think")
+        assert time.perf_counter() - start < 2.0
+        assert rec["status"] == OK and not rec["valid_process"]
+    # A megabyte of brackets as the answer: wrong, and only the target's steps depend on it.
+    rec = score_response(
+        doc, _reply(["(" * 500_000 + "1" + ")" * 500_000], doc["process"]), "think"
+    )
+    assert not rec["answer_correct"]
+    assert rec["valid_process"] == (key not in ANSWER_REPLAYED)
