@@ -52,6 +52,7 @@ def skythought(tmp_path_factory) -> dict[str, list[dict]]:
     return rows
 
 
+@pytest.mark.slow
 def test_sky_t1_exactly_its_unclosed_thoughts_are_truncated(skythought):
     rows = skythought["sky"]
     unclosed = {
@@ -64,6 +65,7 @@ def test_sky_t1_exactly_its_unclosed_thoughts_are_truncated(skythought):
     assert {r["markers"] for r in rows} == {"thought"}
 
 
+@pytest.mark.slow
 def test_a_non_reasoning_model_is_never_truncated_and_grades_as_its_grader(skythought):
     rows = skythought["qwen7b"]
     assert len(rows) == 500 and not any(r["truncated"] for r in rows)
@@ -136,6 +138,7 @@ def test_other_tasks_are_named_and_never_folded_into_overall(tmp_path, caplog):
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_command_names_the_tasks_left_out_on_stderr(tmp_path):
     folder = mixed_folder(tmp_path)
     proc = subprocess.run(
@@ -219,6 +222,7 @@ def test_an_explicit_tokenizer_counts_every_model(tmp_path, word_tokenizer):
 # ----- golds from the dataset -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_gold_file_replaces_a_damaged_logged_gold(tmp_path, caplog):
     """Problem 419's gold as the Qwen2.5-Math scripts log it lost its row breaks; MATH-500's
     problem opens with an instruction the log's question lacks: matched all the same."""

@@ -95,6 +95,7 @@ def run(inputs: Path, out: Path, server, cache: Path, **kw):
     return analyze(options)
 
 
+@pytest.mark.slow
 def test_faults_give_judge_errors_and_lose_no_sample(docs, server, tmp_path):
     tags = dict(enumerate(FAULTS))
     inputs = write_plain(tmp_path / "in.jsonl", docs, tags)
@@ -126,6 +127,7 @@ def test_faults_give_judge_errors_and_lose_no_sample(docs, server, tmp_path):
             for r in retried} == PERSISTENT  # fmt: skip
 
 
+@pytest.mark.slow
 def test_both_reports_agreement_and_distance(docs, server, tmp_path):
     """The scripted judge is fooled by the simulator's decoys ("one value I keep coming back to
     is $X$"), so it sometimes names an earlier step than the rule: both are reported."""
@@ -146,6 +148,7 @@ def test_both_reports_agreement_and_distance(docs, server, tmp_path):
     assert "locators agree" in (tmp_path / "out" / "summary.md").read_text()
 
 
+@pytest.mark.slow
 def test_llm_split_maps_back_and_rejects_edits(docs, server, tmp_path):
     tamper_rules = [{"match": "TAMPER", "respond": "split_steps", "tamper": True}, *rules()]
     inputs = write_plain(tmp_path / "in.jsonl", docs[:12], {0: "TAMPER", 1: "ALWAYS_500"})
@@ -174,6 +177,7 @@ def _cli(inputs: Path, out: Path, server: FakeOpenAIServer, cache: Path) -> list
     ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_sigkill_halfway_then_resume(docs, tmp_path):
     inputs = write_plain(tmp_path / "in.jsonl", docs[:30], {})
     env = {**os.environ, "PYTHONPATH": str(REPO)}

@@ -47,6 +47,7 @@ def r1_report(tmp_path_factory) -> Path:
     return tmp / "out"
 
 
+@pytest.mark.slow
 def test_r1_first_correct_steps_are_quoted(r1_report):
     rows = [json.loads(x) for x in (r1_report / "per_sample.jsonl").open()]
     assert len(rows) == 10
@@ -60,6 +61,7 @@ def test_r1_first_correct_steps_are_quoted(r1_report):
         assert r["correct"] == r["checker_correct"] and r["correct"]  # all ten are right
 
 
+@pytest.mark.slow
 def test_reports_and_figures_for_several_models(r1_report):
     names = sorted(p.name for p in r1_report.iterdir())
     assert names == sorted(
@@ -78,6 +80,7 @@ def test_reports_and_figures_for_several_models(r1_report):
     assert len(csv_lines) == 1 + len(summary["groups"]) * len(summary["metrics"])
 
 
+@pytest.mark.slow
 def test_outputs_are_deterministic(tmp_path, r1_report):
     runs = json.loads((r1_report / "summary.json").read_text())["settings"]["runs"]
     analyze(AnalyzeOptions(runs=runs, output=tmp_path, progress=False, workers=1))
@@ -209,6 +212,7 @@ def test_correctness_logged_uses_the_run_verdict(tmp_path):
         assert overall.stats["accuracy"].mean == expected and overall.logged_disagreements == 1
 
 
+@pytest.mark.slow
 def test_worker_processes_give_the_same_records(tmp_path, math500_path):
     from test_analyze_truth import write_lm_eval_log
 
@@ -244,6 +248,7 @@ def test_cli_errors_name_the_file(tmp_path, capsys):
     assert "judge" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_cli_as_a_module(tmp_path):
     rows = [{"id": 1, "problem": "p", "gold": "4", "response": "<think>So it is 4.</think>4"}]
     inputs = plain(tmp_path / "in.jsonl", rows)
@@ -256,6 +261,7 @@ def test_cli_as_a_module(tmp_path):
     assert "analysed 1 samples" in proc.stdout
 
 
+@pytest.mark.slow
 def test_figures_are_drawn_here_when_the_plotting_process_is_gone(r1_report, tmp_path):
     """The figures come from a process started with the analysis; when that process has died
     they are drawn in this one, to the same bytes."""
@@ -282,6 +288,7 @@ def test_figures_are_drawn_here_when_the_plotting_process_is_gone(r1_report, tmp
     assert drawn["process"][0].read_bytes() == drawn["here"][0].read_bytes()
 
 
+@pytest.mark.slow
 def test_a_drawing_error_in_the_plotting_process_is_raised_here(tmp_path):
     from lm_eval_thinkbench.analyze.aggregate import PLOTTED, Group, Stat
     from lm_eval_thinkbench.analyze.plots import Plotter

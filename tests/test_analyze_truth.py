@@ -126,6 +126,7 @@ def analysed(docs, tmp_path_factory) -> tuple[dict, list[dict]]:
     return summary, rows
 
 
+@pytest.mark.slow
 def test_every_sample_matches_its_truth(docs, analysed):
     _, rows = analysed
     assert len(rows) == len(docs)
@@ -143,11 +144,13 @@ def test_every_sample_matches_its_truth(docs, analysed):
     assert scenarios == {"direct", "overthink", "late", "abandon", "wrong", "truncated", "no_box"}
 
 
+@pytest.mark.slow
 def test_aggregates_match_the_truth(docs, analysed):
     summary, _ = analysed
     _check_groups(summary, docs, SEED, "sim")
 
 
+@pytest.mark.slow
 def test_new_aggregates_are_means_of_the_truth(docs, analysed):
     summary, _ = analysed
     overall = next(g for g in summary["groups"] if g["subset"] == "overall")["metrics"]

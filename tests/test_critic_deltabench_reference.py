@@ -306,6 +306,7 @@ def _sections(reply: str, truth: list[int]) -> set[int]:
     return set(parse_output(reply, truth)["error_sections_nums"])
 
 
+@pytest.mark.slow
 def test_official_reading_matches_the_script_on_edge_cases_and_random_replies():
     replies = EDGE_CASES + random_replies(20_000)
     rng = random.Random(1)

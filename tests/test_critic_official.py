@@ -127,6 +127,7 @@ def _processbench_folder() -> Path:
 # ----- tests ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_official_reading_matches_the_script_on_edge_cases_and_random_replies():
     replies = EDGE_CASES + random_replies(20_000)
     readable = differs = 0

@@ -79,7 +79,10 @@ def test_separate_reasoning_field(grader, counter):
         "<think>x</think>\\boxed{\\frac{1}{2",
         "<think>x</think>\\boxed{}}}}{{{",
         b"\xff\xfe<think>x</think>\\boxed{4}",
-        "<think>" + "So the answer is 7. " * 60_000 + "</think>\\boxed{4}",  # > 1 MB
+        pytest.param(  # > 1 MB
+            "<think>" + "So the answer is 7. " * 60_000 + "</think>\\boxed{4}",
+            marks=pytest.mark.slow,
+        ),
         ModelResponse(content=None, reasoning=None).to_wire(),  # type: ignore[arg-type]
     ],
 )

@@ -332,6 +332,7 @@ def test_gold_file_answers_of_the_wrong_type(tmp_path):
         read_gold(fifo)
 
 
+@pytest.mark.slow
 def test_analyze_reports_every_sample_of_a_hostile_run(tmp_path, capsys):
     """Hostile responses (and a hostile folder) through the whole command: every sample is in
     the report."""

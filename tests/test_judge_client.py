@@ -191,6 +191,7 @@ def test_cache_files_are_whole_after_the_rename(tmp_path):
     assert not list(Path(tmp_path).rglob(".tmp-*"))
 
 
+@pytest.mark.slow
 def test_a_dripping_server_cannot_hold_an_attempt_past_its_deadline(tmp_path):
     # One byte every 50 ms: never silent for the SDK's 0.5 s read timeout, ~10 s in all.
     rules = [{"match": "", "content": "x" * 150, "drip": 0.05}]

@@ -76,6 +76,7 @@ def _same_steps(row, item):
         ("heldout4", 0.88, 0.92, 0.03),
     ],
 )
+@pytest.mark.slow
 def test_rule_locator_agrees_with_annotations(grader, counter, name, exact, near, error):
     items = _data(SETS[name])
     rows = [measure(item, grader, counter) for item in items]

@@ -63,6 +63,7 @@ def _hash_in_fresh_process(seed: int, hashseed: str, set_version: int = 1) -> st
     return out.stdout.strip()
 
 
+@pytest.mark.slow
 def test_two_fresh_processes_generate_the_same_sets():
     assert _hash_in_fresh_process(FROZEN_SEED, "0") == FROZEN_SHA256
     assert _hash_in_fresh_process(FROZEN_SEED, "4711") == FROZEN_SHA256
@@ -70,6 +71,7 @@ def test_two_fresh_processes_generate_the_same_sets():
     assert _hash_in_fresh_process(99, "1", newest) == _hash_in_fresh_process(99, "2", newest)
 
 
+@pytest.mark.slow
 def test_frozen_set_v1_is_pinned():
     """v1 is exactly the original 15 subclasses' items, whatever was registered since."""
     v1 = list(generate_docs(set_version=1))
@@ -84,6 +86,7 @@ def test_frozen_set_v2_is_pinned(frozen):
     assert set_sha256(frozen) == FROZEN_V2_SHA256
 
 
+@pytest.mark.slow
 def test_a_newer_set_holds_the_older_sets_items_unchanged(frozen):
     """Only the recorded version differs, so a v1 number can be recomputed from a v2 run."""
     v1 = list(generate_docs(set_version=1))
@@ -143,6 +146,7 @@ def test_a_version_2_subclass_is_in_v2_only(monkeypatch):
         next(generate_docs(set_version=1, keys=["probe/later"]))
 
 
+@pytest.mark.slow
 def test_different_seeds_give_different_items(frozen):
     fresh = list(generate_docs(seed=2))
     assert set_sha256(fresh) != set_sha256(frozen)
@@ -194,7 +198,9 @@ def test_levels_set_the_number_of_steps(frozen):
             lo, hi = PLAN_LENGTHS[level]
             assert lo <= doc["optimal_length"] == len(doc["answer"]) <= hi, doc["id"]
             assert len(doc["process"]) == len(doc["answer"])
-        assert doc["answer_only"] == registry.get(doc["logic_family"], doc["subclass"]).answer_only(level)
+        assert doc["answer_only"] == registry.get(doc["logic_family"], doc["subclass"]).answer_only(
+            level
+        )
 
 
 def test_prompts_ask_for_the_required_block(frozen):
@@ -212,6 +218,7 @@ def test_prompts_ask_for_the_required_block(frozen):
         assert prompt.rindex("```json") > prompt.rindex(problem)
 
 
+@pytest.mark.slow
 def test_every_item_has_two_worked_examples_of_its_subclass_and_level(frozen):
     for doc in frozen:
         examples = doc["examples"]
@@ -235,6 +242,7 @@ def test_every_item_has_two_worked_examples_of_its_subclass_and_level(frozen):
                 assert lo <= len(ex["answer"]) <= hi
 
 
+@pytest.mark.slow
 def test_frozen_references_replay_as_valid(frozen):
     for doc in frozen:
         sub = registry.get(doc["logic_family"], doc["subclass"])
@@ -251,6 +259,7 @@ def test_frozen_references_replay_as_valid(frozen):
         for s in registry.subclasses()
     ],
 )
+@pytest.mark.slow
 def test_ten_thousand_fresh_items_per_subclass_replay_as_valid(key):
     sub = registry.get(*key.split("/"))
     for i in range(10_000):

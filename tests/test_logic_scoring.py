@@ -345,6 +345,7 @@ def test_malformed_subset_declarations_fail_clearly(spec):
 # ----- the simulated model tells the truth ---------------------------------------------------
 
 
+@pytest.mark.slow
 def test_simulated_replies_score_as_their_truth_says():
     docs = list(generate_docs())
     scenarios = set()

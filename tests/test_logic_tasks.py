@@ -51,6 +51,7 @@ def test_every_subclass_has_a_task_in_both_languages(logic_tasks):
             assert f"thinkbench_logic_{lang}_{sub.family}_{sub.name}" in listed, sub.key
 
 
+@pytest.mark.slow
 def test_the_by_subclass_tree_partitions_the_same_items(logic_tasks):
     """Both trees hold every item of the set exactly once, so their totals agree; neither
     tree holds the other's leaves (which would count items twice)."""
@@ -78,6 +79,7 @@ def test_the_by_subclass_tree_partitions_the_same_items(logic_tasks):
     assert Counter(d["level"] for d in hanoi) == {0: 10, 1: 10, 2: 10, 3: 10}
 
 
+@pytest.mark.slow
 def test_lm_eval_builds_the_tree(logic_tasks):
     loaded = logic_tasks.load(["thinkbench_logic"])
     tree = loaded["group_map"]
@@ -140,6 +142,7 @@ def test_metadata_picks_a_fresh_set_but_a_model_seed_does_not():
     assert len(shared) <= 3  # a few level-1 puzzles have small spaces
 
 
+@pytest.mark.slow
 def test_export_writes_the_set_and_its_composition(tmp_path, capsys):
     out = tmp_path / "frozen.jsonl"
     cli.main(["export", "--out", str(out), "--set-version", "v1"])

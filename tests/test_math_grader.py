@@ -219,6 +219,7 @@ def test_verdicts(grader: Grader, pair: tuple[str, str, bool]) -> None:
     )
 
 
+@pytest.mark.slow
 def test_at_least_as_accurate_as_math_verify_used_directly(grader: Grader) -> None:
     """Wherever math-verify, called the documented way, gets a pair right, so do we.
 
@@ -300,6 +301,7 @@ def test_cache_tells_apart_what_a_rewrite_tells_apart() -> None:
         assert found.index == 1
 
 
+@pytest.mark.slow
 def test_power_tower_times_out_and_the_grader_recovers() -> None:
     with Grader(deadline=DEADLINE) as g:
         start = time.monotonic()
@@ -331,6 +333,7 @@ def _hang_in_c(gold, candidates, on_progress=None):
 @pytest.mark.skipif(
     multiprocessing.get_start_method() != "fork", reason="workers inherit the patch only by fork"
 )
+@pytest.mark.slow
 def test_a_worker_stuck_in_one_c_call_is_replaced_promptly(monkeypatch) -> None:
     """pebble stops a worker with SIGTERM and waits 3 s before SIGKILL; a Python-level handler
     cannot run inside one long C call, so without the default disposition the replacement
@@ -344,6 +347,7 @@ def test_a_worker_stuck_in_one_c_call_is_replaced_promptly(monkeypatch) -> None:
         assert time.monotonic() - start < 1.5
 
 
+@pytest.mark.slow
 def test_first_equivalent_finds_the_answer_after_a_hostile_candidate() -> None:
     candidates = [r"\ln 2", "7^{7^{7^{7^7}}}", r"\cos 1", "0.5", "1/2"]
     with Grader(deadline=DEADLINE) as g:  # a fresh cache, so every candidate needs a worker
@@ -356,6 +360,7 @@ def test_first_equivalent_finds_the_answer_after_a_hostile_candidate() -> None:
     assert elapsed < WALL_BACKSTOP * 2 * DEADLINE + 1.0
 
 
+@pytest.mark.slow
 def test_first_equivalent_budget_bounds_the_call() -> None:
     candidates = ["3^{3^{3^{3^{3^3}}}}", "8^{8^{8^8}}", "9^{9^{9^9}}", r"\frac{1}{2}"]
     with Grader(deadline=DEADLINE) as g:
@@ -458,6 +463,7 @@ def _run_python(code: str, **env: str) -> str:
     return done.stdout.strip()
 
 
+@pytest.mark.slow
 def test_fast_path_needs_no_math_verify_and_exit_does_not_hang() -> None:
     out = _run_python(
         "import sys\n"
@@ -470,6 +476,7 @@ def test_fast_path_needs_no_math_verify_and_exit_does_not_hang() -> None:
     assert out.splitlines() == ["fast False", "checked"]
 
 
+@pytest.mark.slow
 def test_default_grader_reads_its_deadline_from_the_environment() -> None:
     out = _run_python(
         "from lm_eval_thinkbench.math.grader import default_grader\n"
@@ -520,6 +527,7 @@ def test_numeric_witness_settles_only_plain_differences(a: str, b: str, settled:
     assert verify_module.plainly_nonzero_difference(_sympy(a), _sympy(b)) is settled
 
 
+@pytest.mark.slow
 def test_numeric_witness_keeps_every_verdict(monkeypatch) -> None:
     """The witness only skips ``simplify`` where it would say "not equal": the verdict table,
     checked with math-verify's own symbolic step and with the witnessed one, agrees pair by pair
@@ -622,6 +630,7 @@ def loaded_machine():
 @pytest.mark.skipif(
     multiprocessing.get_start_method() != "fork", reason="workers inherit the patch only by fork"
 )
+@pytest.mark.slow
 def test_a_check_within_its_cpu_deadline_passes_on_a_loaded_machine(
     monkeypatch, loaded_machine
 ) -> None:
@@ -638,6 +647,7 @@ def test_a_check_within_its_cpu_deadline_passes_on_a_loaded_machine(
     assert verdict == Verdict(True, "checked"), f"{elapsed:.1f} s"
 
 
+@pytest.mark.slow
 def test_a_power_tower_times_out_within_the_bound_on_a_loaded_machine(loaded_machine) -> None:
     with Grader(deadline=_LOADED_DEADLINE) as g:
         g.start()
@@ -649,6 +659,7 @@ def test_a_power_tower_times_out_within_the_bound_on_a_loaded_machine(loaded_mac
         assert g.equivalent(r"\frac{1}{2}", "0.5") == Verdict(True, "checked")
 
 
+@pytest.mark.slow
 def test_the_budget_counts_worker_cpu_across_calls() -> None:
     """After a tower used up its deadline, the next call gets what is left of the budget: a
     second tower then runs out of the budget (not cached as a timeout)."""

@@ -120,6 +120,7 @@ TRICKY = [
 ]  # fmt: skip
 
 
+@pytest.mark.slow
 def test_reading_is_math_verifys_on_golds_and_tricky_forms(math500_path) -> None:
     """Every answer the screen reads has the values of every sympy object math-verify parses
     from it, as a gold and as a candidate, and no rewrite changes it."""
@@ -149,6 +150,7 @@ def test_reading_is_math_verifys_on_golds_and_tricky_forms(math500_path) -> None
     assert read > 300  # most MATH-500 golds are plain values
 
 
+@pytest.mark.slow
 def test_settled_pairs_are_never_equivalent_to_math_verify(math500_path) -> None:
     """Golds against each other, against themselves nudged, and against plain wrong values:
     every pair the screen settles is one math-verify calls not equivalent."""

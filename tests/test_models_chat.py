@@ -271,6 +271,7 @@ def test_bad_model_args() -> None:
         ThinkbenchChat(model="m", base_url="http://127.0.0.1:9/v1", token_limit_param="n")
 
 
+@pytest.mark.slow
 def test_a_dripping_server_cannot_hold_a_request_past_its_deadline(tmp_path: Path) -> None:
     # One byte every 20 ms: never silent for a 0.5 s read timeout, yet ~8 s for the body.
     rules = [{"match": "", "content": "x" * 300, "drip": 0.02}]

@@ -180,6 +180,7 @@ EXPECTED = {
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
+@pytest.mark.slow
 def test_truth_holds_for_every_problem(docs: list[dict[str, Any]], scenario: str) -> None:
     for doc in docs:
         trace = simulate(doc, seed=0, scenario=scenario)

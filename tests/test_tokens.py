@@ -53,6 +53,7 @@ def _texts() -> list[str]:
     return texts
 
 
+@pytest.mark.slow
 def test_qwen_count_with_prefix_is_exact():
     """The one-pass count equals counting the text and its start separately: at every line
     start of every text (where the text is cut) and at random ends."""

@@ -22,9 +22,13 @@ from support.data import SHARED_DATA
 
 SKY_T1 = SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"
 
-pytestmark = pytest.mark.skipif(
-    not sys.platform.startswith("linux"), reason="subreapers and parent-death signals are Linux's"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not sys.platform.startswith("linux"),
+        reason="subreapers and parent-death signals are Linux's",
+    ),
+    pytest.mark.slow,  # each test starts, kills and watches process trees
+]
 
 WATCHER = r"""
 import ctypes, json, os, signal, subprocess, sys, time
