@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from lm_eval_thinkbench import METRICS_VERSION
 from lm_eval_thinkbench.critic.sections import redundant_reflection, split_sections
@@ -240,7 +241,7 @@ def score_graded(
     response_tokens = reasoning_tokens + answer_tokens
     sections = split_sections(reasoning, config.separator)
     grading_timeouts = int(graded.final is not None and graded.final.status == "timeout")
-    common = {
+    common: dict[str, Any] = {  # the fields both records below share
         "correct": correct,
         "extracted": graded.extraction.value,
         "extraction": graded.extraction.method,
@@ -290,12 +291,17 @@ def score_graded(
         efficiency = first_tokens / reasoning_tokens if reasoning_tokens else 1.0
 
     if correct:
-        reached = response_tokens if source == "answer" else first_tokens
+        # (A correct answer always has first_tokens; the test narrows it for the type checker.)
+        reached = response_tokens if source == "answer" or first_tokens is None else first_tokens
         outcome = reached / response_tokens if response_tokens else 1.0
         underthinking = None
     else:
         outcome = 0.0
-        underthinking = 1 - first_tokens / response_tokens if source == "reasoning" else 0.0
+        underthinking = (
+            1 - first_tokens / response_tokens
+            if source == "reasoning" and first_tokens is not None  # (the one implies the other)
+            else 0.0
+        )
 
     redundant = None
     if answer_end is not None:

@@ -376,12 +376,12 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
                 if inner and not _RELATION.search(inner) and len(inner) <= 80:
                     math.add(name_key(inner))
                 at = span.end
-        verb = verbs[-1] if verbs else None
+        last_verb = verbs[-1] if verbs else None
         for m in _SOLVE_FOR.finditer(sentence):  # "Solve the following equation for $x$"
             math.add(name_key(m.group("var")))
-        phrase = sentence[verb.end() :] if verb else sentence
+        phrase = sentence[last_verb.end() :] if last_verb else sentence
         head = noun_phrase(re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase))
-        if verb and verb.group().lower().startswith("how"):
+        if last_verb and last_verb.group().lower().startswith("how"):
             head = "number of " + head
         found = content_words(head)
         if found - GENERIC:
@@ -482,7 +482,7 @@ _FORM_TASK = re.compile(
 
 def form_task(problem: str | None) -> bool:
     """Whether the problem asks to rewrite a formula it gives (see ``_FORM_TASK``)."""
-    return bool(problem) and bool(_FORM_TASK.search(problem))
+    return bool(problem and _FORM_TASK.search(problem))
 
 
 #: A name that aliases the asked quantity: a symbol (``b``, ``a_1``, ``\\theta``) or a symbol

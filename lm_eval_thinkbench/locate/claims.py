@@ -691,10 +691,10 @@ def _chain(
             value_at = i
             break
     if len(terms) == 2 and (value is None or not re.search(r"\d", value[1])):
-        first = _value(text, terms[0])  # "6 = xy + yz + zx": the value is on the left
-        if first and re.fullmatch(r"-?[\d.,/\s]+|-?\\frac\{\d+\}\{\d+\}", first[1]):
+        left = _value(text, terms[0])  # "6 = xy + yz + zx": the value is on the left
+        if left and re.fullmatch(r"-?[\d.,/\s]+|-?\\frac\{\d+\}\{\d+\}", left[1]):
             terms = [terms[1], terms[0]]
-            value_at, value = 1, first
+            value_at, value = 1, left
     names = [n for n in (_subject(text, terms[0]), *(_name(text, t) for t in terms[1:])) if n]
     if pending:
         names.insert(0, pending)
