@@ -38,6 +38,7 @@ def test_the_committed_gallery_is_current():
         assert f"| {category.zh} | {category.en} |" in page
 
 
+@pytest.mark.slow
 def test_the_committed_evidence_is_current_and_says_what_it_should(evidence):
     page = evidence.table(10)
     committed = (REPO / "docs" / "logic_evidence.md").read_text(encoding="utf-8")
