@@ -20,7 +20,8 @@ blind to the locator), ``first_correct_heldout2.jsonl`` (28 Sky-T1 and the 10 De
 traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 one) and
 ``first_correct_heldout3.jsonl`` (44 Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning,
 annotated after the rules were revised for the first two held-out sets' misses) and
-``first_correct_heldout4.jsonl`` (40 more, annotated after the revisions for held-out 3's).
+``first_correct_heldout4.jsonl`` and ``first_correct_heldout5.jsonl`` (40 more each, annotated
+after the revisions for the previous set's misses).
 """
 
 from __future__ import annotations
