@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from lm_eval_thinkbench.efficiency import ScoringConfig, score_response
 from lm_eval_thinkbench.locate.judge import read_first_correct
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.response import ModelResponse
-from lm_eval_thinkbench.steps import Span
+from lm_eval_thinkbench.steps import Span, step_index_at
 from lm_eval_thinkbench.tokens import TokenCounter
 from lm_eval_thinkbench.trace import split_trace
 
@@ -138,10 +139,12 @@ def measure(
     if locator not in LOCATORS:
         raise ValueError(f"locator must be one of {LOCATORS}, not {locator!r}")
     judged: list[Sequence[Span]] = []
+    thought = split_trace(item.response).thought
+    step = scoring_step(thought, item.step)
 
     def scripted(reasoning: str, steps: Sequence[Span], gold: str, statements: object):
         judged.append(steps)
-        return read_first_correct(f"\\boxed{{{item.step}}}", reasoning, steps)
+        return read_first_correct(f"\\boxed{{{step}}}", reasoning, steps)
 
     record = score_response(
         item.response,
@@ -153,12 +156,11 @@ def measure(
         locate=scripted if locator == "judge" else None,
         locator=locator,
     )
-    thought = split_trace(item.response).thought
-    annotated_efficiency = _efficiency_at(thought, item.step, counter)
+    annotated_efficiency = _efficiency_at(thought, step, counter)
     chosen = -1 if record.first_correct_step is None else record.first_correct_step
     return Agreement(
         idx=item.idx,
-        annotated=item.step,
+        annotated=step,
         chosen=chosen,
         steps=record.steps,
         rule=record.first_correct_rule,
@@ -182,6 +184,29 @@ def summary(rows: Sequence[Agreement]) -> dict[str, float | int]:
         "within_one": sum(r.near for r in rows),
         "mean_efficiency_error": sum(errors) / len(errors) if errors else 0.0,
     }
+
+
+#: The protocol's paragraph break: a blank line, also one holding a carriage return.
+_PROTOCOL_BREAK = re.compile(r"\n\s*\n")
+
+
+def scoring_step(thought: str, step: int) -> int:
+    """The scoring splitter's index of the annotated step ``step``, which counts the protocol's
+    paragraphs (``re.split(r"\\n\\s*\\n", thought)``, empty ones dropped). The two agree except
+    where a blank line holds a carriage return (``\\n\\r\\n`` in a model's Python block), which
+    only the protocol cuts: the step is the scoring step holding the paragraph's first
+    character. -1 stays -1; a step the thought does not have is returned as it is."""
+    if step < 0:
+        return step
+    starts = [0, *(m.end() for m in _PROTOCOL_BREAK.finditer(thought))]
+    ends = [*(m.start() for m in _PROTOCOL_BREAK.finditer(thought)), len(thought)]
+    paragraphs = [(a, b) for a, b in zip(starts, ends, strict=True) if thought[a:b].strip()]
+    if step >= len(paragraphs):
+        return step
+    a, b = paragraphs[step]
+    first = a + len(thought[a:b]) - len(thought[a:b].lstrip())
+    found = step_index_at(ScoringConfig().split_steps(thought), first)
+    return step if found is None else found
 
 
 def _efficiency_at(thought: str, step: int, counter: TokenCounter) -> float | None:
