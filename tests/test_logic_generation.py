@@ -314,6 +314,7 @@ def _planning_items(docs):
             yield doc
 
 
+@pytest.mark.slow
 def test_planning_answers_are_unique(frozen):
     fresh = generate_docs(seed=31337, langs=["en"], kinds=["planning"], per_cell=25)
     for doc in _planning_items([*frozen, *fresh]):

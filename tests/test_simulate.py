@@ -207,6 +207,7 @@ def test_truth_holds_for_drawn_scenarios(docs: list[dict[str, Any]]) -> None:
     assert drawn == set(SCENARIOS)
 
 
+@pytest.mark.slow
 def test_truncated_covers_both_cases(docs: list[dict[str, Any]]) -> None:
     firsts = {simulate(d, scenario="truncated").truth.first_correct_step is None for d in docs}
     assert firsts == {True, False}
@@ -314,6 +315,7 @@ def _chat(url: str, text: str, seed: int) -> dict[str, Any]:
     return _post(url, json.dumps(body).encode())
 
 
+@pytest.mark.slow
 def test_server_replies_with_the_simulated_trace(
     server: tuple[str, str], docs: list[dict[str, Any]]
 ) -> None:

@@ -22,6 +22,7 @@ def deepseek_dir() -> str:
     return str(Path(pkg.__file__).parent)
 
 
+@pytest.mark.slow
 def test_hugging_face_tokenizer_from_a_local_folder(deepseek_dir, monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     c = get_counter(deepseek_dir)
@@ -79,6 +80,7 @@ def test_hugging_face_count_with_prefix(deepseek_dir, monkeypatch):
 
 
 @pytest.mark.parametrize("space", [" ", "\t", "\u00a0", "\u3000"])
+@pytest.mark.slow
 def test_a_million_spaces_are_counted_not_raised(space):
     # tiktoken's regex gives up on such a run; the counter counts it in pieces instead.
     text = "x = 1.\n" + space * 1_000_000 + "b"

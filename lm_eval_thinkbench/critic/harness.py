@@ -80,7 +80,7 @@ def leave_out_empty_members() -> None:
         return built
 
     build_members._thinkbench = True  # type: ignore[attr-defined]
-    TaskFactory._build_group_members = build_members  # type: ignore[method-assign]
+    TaskFactory._build_group_members = build_members
 
 
 leave_out_empty_members()

@@ -113,7 +113,7 @@ def install() -> None:
         return out
 
     aggregate._thinkbench = True  # type: ignore[attr-defined]
-    Group.aggregate = aggregate  # type: ignore[method-assign]
+    Group.aggregate = aggregate
 
 
 def pooled_mean(

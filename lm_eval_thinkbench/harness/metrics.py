@@ -85,7 +85,7 @@ def install() -> None:
             apply_repeats(str(self.config.task), metadata[REPEATS_KEY], self.config)
 
     init._thinkbench = True  # type: ignore[attr-defined]
-    ConfigurableTask.__init__ = init  # type: ignore[method-assign]
+    ConfigurableTask.__init__ = init
 
 
 groups.install()

@@ -370,9 +370,9 @@ class Grader:
             return Verdict(False, "error")
         # Most statements in a long trace are wrong attempts and most answers plain numbers:
         # two plain numbers that plainly differ need no worker (never a false "equal").
-        if surely_different(gold, candidate):  # type: ignore[arg-type]  # a str by now
+        if surely_different(gold, candidate):
             return Verdict(False, "fast")
-        key = _cache_key(gold, gold_key, candidate)  # type: ignore[arg-type]  # a str by now
+        key = _cache_key(gold, gold_key, candidate)
         with self._cache_lock:
             cached = self._cache.get(key)
             if cached is not None:
