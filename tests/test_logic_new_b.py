@@ -437,3 +437,24 @@ def test_scripted_planning_replies_score_as_known(key):
 
     broken = score_output(ref, '```json\n{"answer": ' + json.dumps(answer) + "}\n```")
     assert broken["status"] == FORMAT_ERROR and not broken["answer_correct"]
+
+
+@pytest.mark.parametrize("key", NEW_B_PLANNING)
+def test_a_legal_but_wrong_move_is_where_the_replay_fails(key):
+    """Legal moves follow the rules only (so random legal play is a fair baseline); the replay
+    fails at the first move off the unique solution, legal or not."""
+    sub = _sub(key)
+    found = 0
+    for _, p in _fresh(key, 40, seed=5):
+        node = sub.start(p.state)
+        for k, (move, nxt) in enumerate(zip(p.answer, sub.plan(p.state), strict=True)):
+            legal = [m for m, _ in sub.successors(p.state, node)]
+            assert move in legal
+            others = [m for m in legal if m != move]
+            if others:
+                wrong = [*p.answer[:k], others[0], *p.answer[k + 1 :]]
+                assert sub.replay(p.state, wrong, None).first_invalid_step == k
+                found += 1
+                break
+            node = nxt[1]
+    assert found >= 5, key

@@ -3,10 +3,14 @@
 LogicGame's grid and choice puzzles (arithmetic Sudoku, letter grids, n-queens, sum-limited
 picks, self-referential questions) ask for *the* solution, so the generators keep only puzzles
 with exactly one (verified by each subclass's solver) and the statement fixes the order of the
-moves (reading order, or ascending numbers, or question order). At each step the only legal move
-is then the solution's value for the next slot: any other value leaves the puzzle unsolvable,
-which is why the replay can call it the first invalid step. The shortest plan is unique by
-construction, so the planning tests' brute-force count of plans holds for these as well.
+moves (reading order, or ascending numbers, or question order).
+
+The legal moves (:meth:`OrderedFill.candidates`) are the values for the next slot that break no
+stated rule given the values so far, and a goal is a full assignment that meets every rule, so
+a search over the legal moves counts the solutions (the planning tests' brute-force count of
+plans) and a random legal player rarely stumbles on the answer. The replay is stricter: any value
+other than the solution's leaves the puzzle unsolvable, since the solution is unique and the
+order fixed, so the first step that differs from the reference plan is the first invalid step.
 """
 
 from __future__ import annotations
@@ -14,10 +18,10 @@ from __future__ import annotations
 import functools
 import json
 from abc import abstractmethod
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import PlanningSubclass, State
+from lm_eval_thinkbench.logic.base import PlanningSubclass, Replay, State, canon
 
 Node = tuple[Any, ...]  # the values filled so far, slot by slot
 
@@ -37,6 +41,15 @@ class OrderedFill(PlanningSubclass):
     def move(self, state: State, slot: Any, value: Any) -> str:
         """The move string that puts ``value`` in ``slot``."""
 
+    @abstractmethod
+    def candidates(self, state: State, node: Node) -> Iterable[Any]:
+        """The values for the next slot that break no rule given the values in ``node``."""
+
+    def satisfied(self, state: State, node: Node) -> bool:
+        """Whether a full assignment meets every rule (by default the candidates already
+        enforce them all)."""
+        return True
+
     def solution(self, state: State) -> tuple[Any, ...]:
         return _cached_solution(self, json.dumps(state, sort_keys=True))
 
@@ -46,11 +59,27 @@ class OrderedFill(PlanningSubclass):
     def successors(self, state: State, node: Node) -> Iterator[tuple[str, Node]]:
         slots = self.slots(state)
         if len(node) < len(slots):
-            value = self.solution(state)[len(node)]
-            yield self.move(state, slots[len(node)], value), (*node, value)
+            for value in self.candidates(state, node):
+                yield self.move(state, slots[len(node)], value), (*node, value)
 
     def is_goal(self, state: State, node: Node) -> bool:
-        return len(node) == len(self.slots(state))
+        return len(node) == len(self.slots(state)) and self.satisfied(state, node)
+
+    def replay(self, state: State, answer: Sequence[str], process: Sequence[str] | None) -> Replay:
+        """The first move that differs from the reference plan, or whose state is misreported,
+        is the first invalid step (a run that stops short, or leaves extra states, is invalid at
+        its end); the unique solution makes any other legal plan impossible."""
+        plan = self.plan(state)
+        for i, move in enumerate(answer):
+            if i >= len(plan) or canon(move) != canon(plan[i][0]):
+                return Replay(i, len(answer))
+            if process is not None and (
+                i >= len(process) or canon(process[i]) != canon(self.show(state, plan[i][1]))
+            ):
+                return Replay(i, len(answer))
+        if len(answer) < len(plan) or (process is not None and len(process) > len(answer)):
+            return Replay(len(answer), len(answer))
+        return Replay(None, len(answer))
 
     def plan(self, state: State) -> list[tuple[str, Node]]:
         """The reference plan: every slot in order."""

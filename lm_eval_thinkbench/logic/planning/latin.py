@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from abc import abstractmethod
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, Puzzle, State
@@ -114,8 +115,30 @@ def thin(
     return cells if cells.count(EMPTY) == target else None
 
 
+#: The fewest choice points per level (steps of the reference plan where more than one symbol is
+#: legal): with many givens most cells are forced, and a grid with none is solved by any legal fill.
+MIN_CHOICES = (0, 0, 1, 2)
+#: Thinnings tried per full grid (and cage layout) before drawing a new one.
+THINNINGS = 4
+
+
 class LatinFill(OrderedFill):
     """Empty cells in reading order; a move is ``r1c3=2``, a state the grid in one line."""
+
+    def choice_points(self, state: State) -> int:
+        """Steps of the reference plan at which more than one symbol is legal."""
+        node: tuple[str, ...] = ()
+        count = 0
+        for value in self.solution(state):
+            count += len(list(self.candidates(state, node))) > 1
+            node = (*node, value)
+        return count
+
+    def finish(self, state: dict[str, Any], level: int) -> Puzzle | None:
+        """The puzzle, or None when it has too few choice points for its level."""
+        if self.choice_points(state) < MIN_CHOICES[level]:
+            return None
+        return self.puzzle(state, self.plan(state))
 
     def slots(self, state: State) -> list[int]:
         return [i for i, x in enumerate(state["grid"].replace("/", "")) if x == EMPTY]
@@ -126,6 +149,29 @@ class LatinFill(OrderedFill):
     def show(self, state: State, node: Any) -> str:
         cells = fill_cells(state["grid"].replace("/", ""), self.slots(state), node)
         return show_grid(cells, state["n"])
+
+    @abstractmethod
+    def symbols(self, state: State) -> str: ...
+
+    def cage_checks(self, state: State) -> list[tuple[list[int], CageCheck]]:
+        return []
+
+    def candidates(self, state: State, node: Any) -> Iterator[str]:
+        """Symbols not yet in the next cell's row, column (or diagonal), and that leave no
+        full cage off its target."""
+        n, slots = state["n"], self.slots(state)
+        cells = list(fill_cells(state["grid"].replace("/", ""), slots, node))
+        i = slots[len(node)]
+        used = {cells[j] for unit in _units(n, state.get("diagonal", False)) if i in unit
+                for j in unit}  # fmt: skip
+        cages = [(members, check) for members, check in self.cage_checks(state) if i in members]
+        for symbol in self.symbols(state):
+            if symbol in used:
+                continue
+            cells[i] = symbol
+            values = [[cells[j] for j in members] for members, _ in cages]
+            if all(EMPTY in v or check(v) for v, (_, check) in zip(values, cages, strict=True)):
+                yield symbol
 
 
 # ----- arithmetic (cage) Sudoku ------------------------------------------------------------
@@ -221,10 +267,13 @@ class Cages(LatinFill):
             def unique(cells: str, n: int = n, checks: Any = checks) -> bool:
                 return len(completions(cells, n, "123456789"[:n], cages=checks)) == 1
 
-            cells = thin(rng, full, n, rng.randint(lo, hi), unique)
-            if cells is not None:
-                state = {"n": n, "grid": show_grid(cells, n), "cages": cages}
-                return self.puzzle(state, self.plan(state))
+            for _ in range(THINNINGS):
+                cells = thin(rng, full, n, rng.randint(lo, hi), unique)
+                if cells is not None:
+                    state = {"n": n, "grid": show_grid(cells, n), "cages": cages}
+                    puzzle = self.finish(state, level)
+                    if puzzle is not None:
+                        return puzzle
 
     @staticmethod
     def _checks(
@@ -232,11 +281,16 @@ class Cages(LatinFill):
     ) -> list[tuple[list[int], Callable[[list[str]], bool]]]:
         return [([r * n + c for r, c in cells], _cage_check(op, t)) for op, t, cells in cages]
 
+    def symbols(self, state: State) -> str:
+        return "123456789"[: state["n"]]
+
+    def cage_checks(self, state: State) -> list[tuple[list[int], CageCheck]]:
+        return self._checks(state["cages"], state["n"])
+
     def solve(self, state: State) -> list[str]:
-        n = state["n"]
         cells = state["grid"].replace("/", "")
         (full,) = completions(
-            cells, n, "123456789"[:n], cages=self._checks(state["cages"], n), limit=1
+            cells, state["n"], self.symbols(state), cages=self.cage_checks(state), limit=1
         )
         return [full[i] for i in self.slots(state)]
 
@@ -291,15 +345,20 @@ class Letters(LatinFill):
             def unique(cells: str, n: int = n) -> bool:
                 return len(completions(cells, n, letters, diagonal)) == 1
 
-            cells = thin(rng, full, n, rng.randint(lo, hi), unique)
-            if cells is not None:
-                state = {"n": n, "grid": show_grid(cells, n), "diagonal": diagonal}
-                return self.puzzle(state, self.plan(state))
+            for _ in range(THINNINGS):
+                cells = thin(rng, full, n, rng.randint(lo, hi), unique)
+                if cells is not None:
+                    state = {"n": n, "grid": show_grid(cells, n), "diagonal": diagonal}
+                    puzzle = self.finish(state, level)
+                    if puzzle is not None:
+                        return puzzle
+
+    def symbols(self, state: State) -> str:
+        return "abcde"[: state["n"]]
 
     def solve(self, state: State) -> list[str]:
-        n = state["n"]
         cells = state["grid"].replace("/", "")
-        (full,) = completions(cells, n, "abcde"[:n], state["diagonal"], limit=1)
+        (full,) = completions(cells, state["n"], self.symbols(state), state["diagonal"], limit=1)
         return [full[i] for i in self.slots(state)]
 
     def describe(self, state: State, lang: str) -> str:

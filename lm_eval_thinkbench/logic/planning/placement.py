@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Iterator
 from typing import Any
 
 from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, Puzzle, State
@@ -113,6 +114,15 @@ class Queens(OrderedFill):
 
     def move(self, state: State, slot: Any, value: Any) -> str:
         return f"r{slot + 1}c{value + 1}"
+
+    def candidates(self, state: State, node: Any) -> Iterator[int]:
+        """Columns of the next empty row that no queen attacks (along a column or diagonal)."""
+        rows = self.show(state, node).split("/")
+        queens = [(r, row.index("1")) for r, row in enumerate(rows) if "1" in row]
+        r = self.slots(state)[len(node)]
+        for c in range(len(rows)):
+            if all(c != c2 and abs(c - c2) != abs(r - r2) for r2, c2 in queens):
+                yield c
 
     def show(self, state: State, node: Any) -> str:
         rows = state["board"].split("/")
@@ -251,6 +261,20 @@ class Picks(OrderedFill):
 
     def move(self, state: State, slot: Any, value: Any) -> str:
         return _show_cell(value)
+
+    def candidates(self, state: State, node: Any) -> Iterator[Cell]:
+        """Cells holding the next number that keep its row and column within the limit."""
+        grid, limit = state["grid"], state["limit"]
+        chosen = [self._start(state), *node]
+        v = self.slots(state)[len(node)]
+        for r, row in enumerate(grid):
+            for c, x in enumerate(row):
+                if x != v:
+                    continue
+                in_row = sum(grid[r2][c2] for r2, c2 in chosen if r2 == r)
+                in_col = sum(grid[r2][c2] for r2, c2 in chosen if c2 == c)
+                if max(in_row, in_col) + v <= limit:
+                    yield (r, c)
 
     def show(self, state: State, node: Any) -> str:
         r, c = self._start(state)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import itertools
 import random
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -56,6 +57,26 @@ def consistent(questions: list[list[Any]], options: list[list[int]], m: int) -> 
     for i, (q, opts) in enumerate(zip(questions, options, strict=True)):
         ok &= fact(q, i, answers) == np.asarray(opts)[answers[:, i]]
     return answers[ok]
+
+
+def still_possible(question: list[Any], i: int, prefix: Sequence[int], n: int, said: int) -> bool:
+    """Whether question ``i`` (answered in ``prefix``, the first answers of ``n``) can still
+    have ``said`` as its true value, whatever the answers after the prefix: what the prefix
+    decides must agree (exact once every question is answered)."""
+    kind, done = question[0], len(prefix)
+    if kind == "count":
+        seen = sum(a == question[1] for a in prefix)
+        return seen <= said <= seen + n - done
+    if kind in ("answer_of", "distance"):
+        k = question[1]
+        if k >= done:
+            return True
+        return said == (prefix[k] if kind == "answer_of" else abs(prefix[i] - prefix[k]))
+    start = 0 if kind == "first" else question[1] + 1
+    hit = next((j for j in range(start, done) if prefix[j] == question[-1]), None)
+    if hit is not None:
+        return said == hit + 1
+    return said == NONE or (done < n and said > max(done, start))
 
 
 def _domain(question: list[Any], n: int, m: int) -> list[int]:
@@ -147,6 +168,18 @@ class Choice(OrderedFill):
 
     def move(self, state: State, slot: Any, value: Any) -> str:
         return str(value)
+
+    def candidates(self, state: State, node: Any) -> Iterator[str]:
+        """Letters for the next question after which every answered question can still be
+        right (so a full assignment reached this way is consistent)."""
+        questions, options, n = state["questions"], state["options"], len(state["questions"])
+        for letter in LETTERS[: state["m"]]:
+            prefix = [LETTERS.index(x) for x in (*node, letter)]
+            if all(
+                still_possible(questions[i], i, prefix, n, options[i][a])
+                for i, a in enumerate(prefix)
+            ):
+                yield letter
 
     def show(self, state: State, node: Any) -> str:
         return "".join(node) + "*" * (len(state["questions"]) - len(node))
