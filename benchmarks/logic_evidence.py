@@ -18,10 +18,12 @@ each cell, 10 = the whole frozen set), every figure computed by the scorer the t
   echoes its input): A-Acc, P-Acc and AP-Acc;
 * **random legal** (planning): as many random legal moves as the optimal plan has, with their
   states: A-Acc, the share whose replay is valid (reaches the goal), and the mean number of
-  legal moves per step. Legality is the simulator's: where it admits only the unique
-  solution's fill (the ordered-fill puzzles: one legal move per step; Sudoku: any empty cell,
-  but only its solution digit), the walk already knows the answer, so it is an oracle there,
-  not a baseline, and the table says so; the echo column is their naive baseline.
+  legal moves per step. Legality is the simulator's: the ordered-fill puzzles (``latin/*``,
+  ``placement/*``, ``selfref/choice``) admit every value that breaks no stated rule, so the walk
+  is a real baseline there except where every step is forced (one legal move per step: the walk
+  is the solution); Sudoku admits any empty cell but only its solution digit, so the walk
+  knows the answer. The table marks both as an oracle; the echo column is their naive
+  baseline.
 
 Writes the Markdown table (``--out``, default ``docs/logic_evidence.md``) and prints it.
 
@@ -138,8 +140,9 @@ def table(items: int) -> str:
         "the frozen set, English; both languages share one reference); do not edit by hand. "
         "Columns: see the script's docstring. A-Acc / P-Acc / AP-Acc as in the tasks; "
         "*valid*: the replay reaches the goal. The random walk moves by the simulator's "
-        "legality, which in fill puzzles admits only the solution's values: there it is an "
-        "oracle, and echoing the example is the naive baseline.",
+        "legality (in the ordered-fill puzzles: every value that breaks no stated rule); where "
+        "it has one legal move per step it is an oracle, and echoing the example is the naive "
+        "baseline.",
         "",
         "| subclass | level | rules | steps | reference AP | echo example A / P / AP | "
         "random legal A / valid / legal moves per step |",
