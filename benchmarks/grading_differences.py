@@ -16,9 +16,9 @@ the answers were extracted, and EVERY document where our verdict differs from ei
 math-verify's, with the gold, the extracted answer, the verdicts (ours / ``$`` / ``\\boxed``)
 and the reason: the rewrite rules that fired, or ``-`` where none did (then the two wrappers
 disagree and ours keeps the match of either). The same for every distinct answer statement of
-the responses (what the first-correct locator grades) and for the verdict table of
-``tests/test_math_grader.py``, with the expected verdict. It asserts nothing; the differences
-are adjudicated in the README.
+the responses (what the first-correct locator grades) and for the verdict table the tests use
+(``benchmarks/data/grader_verdicts.jsonl``), with the expected verdict. It asserts nothing; the
+differences are adjudicated in ``docs/benchmarks.md``.
 
     python benchmarks/grading_differences.py
 """
@@ -30,7 +30,6 @@ import ast
 import json
 import logging
 import os
-import sys
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -187,17 +186,16 @@ def grade_statements(paths: list[Path], golds: list[str], grader: Grader) -> Non
 
 
 def grade_table(grader: Grader) -> None:
-    sys.path.insert(0, str(REPO / "tests"))
-    from test_math_grader import PAIRS
-
+    rows = map(json.loads, (REPO / "benchmarks" / "data" / "grader_verdicts.jsonl").open())
+    pairs = [(r["gold"], r["candidate"], r["equivalent"]) for r in rows]
     right = [0, 0, 0]
     differences = []
-    for gold, candidate, expected in PAIRS:
+    for gold, candidate, expected in pairs:
         graded = verdicts(grader, gold, candidate)
         right = [r + (v is expected) for r, v in zip(right, graded, strict=True)]
         if len(set(graded)) > 1:
             differences.append((f"expected {'TF'[not expected]}", gold, candidate, graded))
-    print(f"\n== verdict table (tests/test_math_grader.py): {len(PAIRS)} pairs")
+    print(f"\n== verdict table (benchmarks/data/grader_verdicts.jsonl): {len(pairs)} pairs")
     print("right: ours {}, math-verify $..$ {}, \\boxed{{}} {}".format(*right))
     _print_differences(differences)
 
