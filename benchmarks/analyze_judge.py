@@ -9,7 +9,7 @@
 3. our ``judge`` locator again, answered from the cache;
 4. EvalScope's ThinkBench (``evalscope.third_party.thinkbench``) with the same judge.
 
-The judge is a local OpenAI-compatible server process (``tests/support/fake_openai.py``) that
+The judge is a local OpenAI-compatible server process (``simulate/scripted.py``) that
 answers like a judge would (the first paragraph stating the correct answer) after 0.3 s plus
 1 ms per 100 prompt tokens (Qwen2.5 tokens), serving at most 16 requests at once. Both tools
 split on blank lines and send at most 16 requests at a time. Each run is a separate process;
@@ -41,12 +41,9 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO / "tests"))
-
-from support.fake_openai import FakeOpenAIServer  # noqa: E402
-
 from lm_eval_thinkbench.harness.data import read_jsonl  # noqa: E402
 from lm_eval_thinkbench.simulate import simulate  # noqa: E402
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer  # noqa: E402
 
 JUDGE_RULES = [{"match": "[Correct Answer]", "respond": "first_correct"}]
 SERVER_ARGS = [

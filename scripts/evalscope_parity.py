@@ -43,7 +43,6 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
-sys.path.insert(0, str(REPO / "tests"))
 
 METRICS = (
     "reasoning_tokens",
@@ -149,9 +148,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="thinkbench-parity-") as tmp:
         work = Path(tmp)
         if args.demo:
-            from support.fake_openai import FakeOpenAIServer
-
             from benchmarks.analyze_judge import JUDGE_RULES, write_reviews
+            from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
             data = REPO.parent / "shared" / "data" / "math500" / "test.jsonl"
             write_reviews(work / "es", args.n, 4000, data)

@@ -1,6 +1,6 @@
 """``thinkbench analyze`` with the judge locator and the llm splitter, against a real server.
 
-The judge is ``tests/support/fake_openai.py`` as a process on 127.0.0.1: it plays a judge (the
+The judge is ``simulate/scripted.py`` as a process on 127.0.0.1: it plays a judge (the
 first paragraph stating the correct answer) and a splitter, and injects faults into chosen
 samples (HTTP 500 and 429, replies slower than the timeout, malformed bodies, dropped
 connections). Every sample must come out, the failures counted as judge errors and left out
@@ -19,12 +19,12 @@ import time
 from pathlib import Path
 
 import pytest
-from support.fake_openai import FakeOpenAIServer
 
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 from lm_eval_thinkbench.harness.data import read_jsonl
 from lm_eval_thinkbench.judge.settings import JudgeSettings
 from lm_eval_thinkbench.simulate import simulate
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
 RESPONDERS = [

@@ -15,9 +15,9 @@ import time
 
 import pytest
 from e2e_support import read_results, run_local_chat
-from support.fake_openai import FakeOpenAIServer
 
 from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
 

@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 from e2e_support import read_results, run_local_chat
-from support.fake_openai import FakeOpenAIServer
 
 from lm_eval_thinkbench.critic import data
 from lm_eval_thinkbench.critic.parse import BEYOND
 from lm_eval_thinkbench.critic.prompts import deltabench_prompt, processbench_prompt
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
 REPO = Path(__file__).resolve().parent.parent

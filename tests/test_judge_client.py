@@ -8,11 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
-from support.fake_openai import FakeOpenAIServer
 
 from lm_eval_thinkbench.judge.cache import JudgeCache, cache_key
 from lm_eval_thinkbench.judge.client import DEADLINE_GRACE, JudgeClient, JudgeRunner, parse_reply
 from lm_eval_thinkbench.judge.settings import JudgeSettings
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
 API_KEY = "sk-judge-Qx7SECRETVALUE"
 RULES = [

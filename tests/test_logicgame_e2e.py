@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from e2e_support import read_results, run_local_chat
 from support.data import SHARED_DATA
-from support.fake_openai import FakeOpenAIServer
 
 from lm_eval_thinkbench.logic import cli
 from lm_eval_thinkbench.logic.harness.logicgame import PATH_ENV, logicgame_docs
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
 TASKS = ("thinkbench_logicgame", "thinkbench_logicgame_en", "thinkbench_logicgame_zh")

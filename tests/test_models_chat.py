@@ -11,11 +11,11 @@ from typing import Any
 import pytest
 from lm_eval.api.instance import Instance
 from lm_eval.api.registry import get_model
-from support.fake_openai import FakeOpenAIServer
 
 from lm_eval_thinkbench.models import chat
 from lm_eval_thinkbench.models.chat import ThinkbenchChat
 from lm_eval_thinkbench.response import ModelResponse, from_wire
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
 API_KEY = "sk-test-Zq81xVERYSECRET"
 CUSTOM_USAGE = {

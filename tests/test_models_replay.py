@@ -18,7 +18,6 @@ from lm_eval.api.registry import get_model
 from lm_eval.loggers import EvaluationTracker
 from lm_eval.tasks import TaskManager
 from lm_eval.utils import handle_non_serializable, hash_string
-from support.fake_openai import FakeOpenAIServer
 
 from lm_eval_thinkbench.models.chat import ThinkbenchChat, render_chat
 from lm_eval_thinkbench.models.replay import (
@@ -27,6 +26,7 @@ from lm_eval_thinkbench.models.replay import (
     SampleLogError,
 )
 from lm_eval_thinkbench.response import ModelResponse
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
 TASK = "toy_math"
 GEN = {"until": [], "max_gen_toks": 16, "do_sample": False}

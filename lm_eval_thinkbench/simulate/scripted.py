@@ -1,10 +1,11 @@
-"""A scripted OpenAI-compatible chat server for tests, run as a real process on 127.0.0.1.
+"""A scripted OpenAI-compatible chat server for tests and benchmarks, run as a real process on
+127.0.0.1.
 
 Why a real process and real HTTP: retries, timeouts, dropped connections and broken bodies are
 handled inside the openai SDK's HTTP stack, which an in-process mock would bypass. The server is
 stdlib only, so it starts in well under a second and needs nothing from the project.
 
-Run it as ``python fake_openai.py --port 0 [--rules FILE] [--log FILE] [--api-key KEY]``; it
+Run it as ``python scripted.py --port 0 [--rules FILE] [--log FILE] [--api-key KEY]``; it
 prints ``READY <port>`` once it listens. Tests normally use :class:`FakeOpenAIServer`, which does
 that and stops the process afterwards.
 
@@ -246,7 +247,7 @@ class Script:
         else:
             prompt = self.count_tokens(conversation_text(request["messages"]))
             answer = len((content or "").split()) if isinstance(content, str) else 0
-            thought = len((reasoning or "").split()) if field else 0
+            thought = len(reasoning.split()) if field and isinstance(reasoning, str) else 0
             usage = {
                 "prompt_tokens": prompt,
                 "completion_tokens": answer + thought,
