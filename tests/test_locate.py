@@ -513,3 +513,31 @@ def test_a_far_chain_with_the_boxed_value_names_nothing(grader):
     )
     found = _first(response, "-2", grader, problem, answer=response)
     assert (found.step_index, found.rule) == (4, "boxed"), found
+
+
+def test_the_bound_side_of_an_inequality_is_no_result(grader):
+    """ "n \\geq \\frac{9216}{144} = 64" bounds n; the value counts once the model adopts it
+    (held-out 5 idx 136), and a box after an inequality's own math still counts."""
+    problem = "Find the sum of all possible values of $n.$"
+    reasoning = (
+        "By Cauchy-Schwarz, \\( n \\geq \\frac{9216}{144} = 64 \\).\n\n"
+        "By the power mean inequality, \\( n \\leq 64 \\).\n\nTherefore, we have \\(n = 64\\)."
+    )
+    found = _first(reasoning, "64", grader, problem)
+    assert (found.step_index, found.rule) == (2, "asked"), found
+    boxed = "So the count of pairs with \\(|a + bi| \\le 5\\) is \\(\\boxed{81}\\)."
+    assert _first(boxed, "81", grader, "Find the number of ordered pairs.").step_index == 0
+
+
+def test_solve_an_equation_asks_for_its_unknown(grader):
+    """ "Solve <an equation in x>" asks for x, and "\\(33x = 330\\) or \\(x = 10\\)" states x once,
+    not two options (held-out 5 idx 484); "x = 6 or x = 7" stays an option list."""
+    problem = "Solve\n\\[\\sqrt{x + \\sqrt{3x + 6}} + \\sqrt{x - \\sqrt{3x + 6}} = 6.\\]"
+    reasoning = (
+        "Let a and b be the two roots.\n\n7. Simplify: \\(-3x - 6 = 324 - 36x\\), and further "
+        "simplifies to \\(33x = 330\\) or \\(x = 10\\).\n\nThe code prints it."
+    )
+    found = _first(reasoning, "10", grader, problem)
+    assert (found.step_index, found.rule) == (1, "asked"), found
+    options = "So \\(x = 6\\) or \\(x = 7\\).\n\nThe code prints it."
+    assert _first(options, "6", grader, problem).step_index is None

@@ -342,6 +342,26 @@ _SOLVE_FOR = re.compile(
 )
 
 
+def _solved_variable(sentence: str) -> set[str]:
+    """The unknown of "Solve <an equation in one variable>" (``\\[\\sqrt{x + 1} = 6.\\]``): what
+    the question asks for, as "Solve for $x$" says in so many words. An inequality asks for a
+    set, and an equation in several letters names no one unknown."""
+    verb = re.match(r"(?i)\s*solve\b(?!\s+for)", sentence)
+    spans = math_spans(sentence)
+    if not verb or not spans:
+        return set()
+    span = spans[0]
+    if sentence[verb.end() : span.start].strip().strip(":,"):
+        return set()
+    inner = sentence[span.inner_start : span.inner_end]
+    if inner.count("=") != 1 or re.search(r"<|>|\\[lg]eq?\b|≤|≥", inner):
+        return set()
+    letters = set(
+        re.findall(r"(?<![A-Za-z\\])[a-z](?![A-Za-z])", re.sub(r"\\[A-Za-z]+", " ", inner))
+    )
+    return letters if len(letters) == 1 else set()
+
+
 def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
     """Math keys and word sets the problem's question gives the asked quantity: the formulas
     right after the asking verb ("find $a + b$", "What is the value of $g(f(5)-1)$", "Solve for
@@ -379,6 +399,7 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
         last_verb = verbs[-1] if verbs else None
         for m in _SOLVE_FOR.finditer(sentence):  # "Solve the following equation for $x$"
             math.add(name_key(m.group("var")))
+        math |= _solved_variable(sentence)
         phrase = sentence[last_verb.end() :] if last_verb else sentence
         head = noun_phrase(re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase))
         if last_verb and last_verb.group().lower().startswith("how"):

@@ -195,7 +195,8 @@ class Claim:
     "if"/"when" clause a claim depends on (flag "condition"): "when x = 4, the value is 11" is
     a commitment when x = 4 is what the problem gives, a hypothesis otherwise. ``flags``:
     "question", "hypothesis", "condition", "premise" (the condition itself), "check",
-    "option", "intermediate", "list", "header", "negated", "approx", "mention", "boxed".
+    "option", "intermediate", "list", "header", "negated", "approx", "mention", "boxed",
+    "bound" (the right side of an inequality, in its math: "n \\geq \\frac{9216}{144} = 64").
     """
 
     start: int
@@ -489,8 +490,10 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     clause: list[_Tok] = []
     clause_flags: set[str] = set()
     condition: str | None = None  # the text of an "if"/"when" clause the claims depend on
+    bound = -1  # the end of the math after an inequality: "n \\geq \\frac{9216}{144} = 64"
     segment = 0
     segments: list[int] = []
+    solved: list[tuple[int, int]] = []  # (claim before an "or", first claim after it)
     for tok in [*toks, _Tok("break", end, end, what="end")]:
         if tok.kind != "break":
             clause.append(tok)
@@ -505,15 +508,24 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
                 condition = text[clause[0].start : clause[-1].end]
             before = len(state.claims)
             _chain(text, clause, frozenset(flags | clause_flags), (start, end), state)
+            if solved and solved[-1][1] < 0 and len(state.claims) > before:
+                solved[-1] = (solved[-1][0], before)
             for i in range(before, len(state.claims)):
                 if condition:
                     state.claims[i] = replace(state.claims[i], condition=condition)
                 if premise:
                     state.claims[i] = _with(state.claims[i], "premise")
+                if state.claims[i].value_start < bound:
+                    state.claims[i] = _with(state.claims[i], "bound")
             segments += [segment] * (len(state.claims) - first - len(segments))
         clause = []
+        bound = -1
+        if tok.what == "ineq":  # the inequality's own math only, not "... \\le 5 is \\boxed{81}"
+            bound = next((m.end for m in spans if m.start <= tok.start < m.end), -1)
         if tok.what == "or":
             if len(state.claims) > first:
+                if "option" not in state.claims[-1].flags | flags:
+                    solved.append((len(state.claims) - 1, -1))
                 state.claims[-1] = _with(state.claims[-1], "option")
             clause_flags.add("option")
         elif tok.what in _CONDITION_BREAKS:
@@ -527,7 +539,21 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
             last = state.claims[-1]
             if not text[last.end : tok.start].strip() and not text[tok.end : end].strip():
                 state.claims[-1] = _with(last, "header")  # "n = 4:" opens a trial
+    _unhedge_solved(state.claims, solved)
     _mark_lists(state, first, segments)
+
+
+def _unhedge_solved(claims: list[Claim], pairs: Sequence[tuple[int, int]]) -> None:
+    """An equation and the same equation solved for its variable, joined by "or" ("\\(33x =
+    330\\) or \\(x = 10\\)"), state one thing twice, not two options: the second's name is the
+    variable of the first's last one (x of 33x)."""
+    for before, after in pairs:
+        if after < 0 or not claims[before].names or not claims[after].names:
+            continue
+        first, second = _key(claims[before].names[-1]), _key(claims[after].names[0])
+        if second and first != second and re.search(rf"\d{re.escape(second)}$", first):
+            for i in (before, after):
+                claims[i] = replace(claims[i], flags=claims[i].flags - {"option"})
 
 
 #: A value the model sets aside for a later step: an intermediate by its own account.

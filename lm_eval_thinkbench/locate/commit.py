@@ -19,7 +19,8 @@ It never counts a claim that
 
 * sits in a question, a hypothesis, a trial or a check ("is it 6?", "if x = 6", "let's try",
   "n = 4:" opening a case), an option list ("35 or 36", "maybe 6", several values for one
-  name), a negation, or an approximation (unless the gold is a decimal);
+  name), a negation, an approximation (unless the gold is a decimal), or the bound side of an
+  inequality ("n \\geq \\frac{9216}{144} = 64": a bound before it is adopted);
 * restates the problem (its text occurs in the problem);
 * names a proper part of the asked expression (``f(5)`` of ``g(f(5) - 1)``: an intermediate);
 * is not yet evaluated: a value with more numbers and symbols than the gold (``5 - 125 + 125``
@@ -72,7 +73,7 @@ _ASIDE = frozenset(("option", "intermediate"))
 _REJECT = frozenset(
     (
         "question", "hypothesis", "premise", "check", "option", "intermediate", "list",
-        "header", "negated",
+        "header", "negated", "bound",
     )
 )  # fmt: skip
 #: Names that say "the asked quantity" in so many words: "the answer", "the value we are
