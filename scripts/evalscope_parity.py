@@ -3,7 +3,7 @@ and print the per-metric differences, each with the reason it exists.
 
     python scripts/evalscope_parity.py REPORT_DIR --model MODEL \\
         --judge-base-url http://127.0.0.1:8000/v1 --judge-model JUDGE \\
-        --tokenizer /path/to/hf-tokenizer [--evalscope-python /work/venv-evalscope/bin/python]
+        --tokenizer /path/to/hf-tokenizer [--evalscope-python /path/to/evalscope-venv/bin/python]
     python scripts/evalscope_parity.py --demo    # simulated reviews and a local scripted judge
 
 ``REPORT_DIR`` is an EvalScope output folder with ``reviews/<MODEL>/math_500_Level k.jsonl``.
@@ -136,7 +136,12 @@ def main() -> None:
     parser.add_argument("--judge-base-url", help="the judge both tools ask")
     parser.add_argument("--judge-model", default="judge")
     parser.add_argument("--tokenizer", help="local Hugging Face tokenizer folder (both tools)")
-    parser.add_argument("--evalscope-python", default="/work/venv-evalscope/bin/python")
+    parser.add_argument(
+        "--evalscope-python",
+        default=os.environ.get("THINKBENCH_EVALSCOPE_PYTHON"),
+        required="THINKBENCH_EVALSCOPE_PYTHON" not in os.environ,
+        help="the Python of a virtual environment with EvalScope (or $THINKBENCH_EVALSCOPE_PYTHON)",
+    )
     parser.add_argument("--demo", action="store_true", help="simulated reviews, scripted judge")
     parser.add_argument("--n", type=int, default=100, help="--demo: samples")
     args = parser.parse_args()

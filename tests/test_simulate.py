@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.simulate import (
     CHARS_PER_TOKEN,
@@ -30,7 +31,7 @@ from lm_eval_thinkbench.simulate import (
     wrong_answer,
 )
 
-DATA = Path(os.environ.get("THINKBENCH_MATH500_PATH", "/work/shared/data/math500/test.jsonl"))
+DATA = Path(os.environ.get("THINKBENCH_MATH500_PATH") or SHARED_DATA / "math500" / "test.jsonl")
 
 _PHRASES = (
     "alternatively",

@@ -13,8 +13,8 @@ parser would, instead of inline ``<think>`` text).
 
 from __future__ import annotations
 
-# lm-eval's built-in models must be registered before ours, or they never load (see
-# /work/shared/notes/lm-eval-0.4.13.md, "Registration order").
+# lm-eval's built-in models must be registered before ours: in lm-eval 0.4.13, a plugin that
+# registers a model before lm_eval.models is imported leaves the built-in models unloaded.
 import lm_eval.models  # noqa: F401
 from lm_eval.api.instance import Instance
 from lm_eval.api.model import LM
