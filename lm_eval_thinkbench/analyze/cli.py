@@ -18,6 +18,7 @@ from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 from lm_eval_thinkbench.analyze.readers import FORMATS
 from lm_eval_thinkbench.analyze.samples import InputFormatError
 from lm_eval_thinkbench.analyze.score import CORRECTNESS, LOCATORS, SPLITS
+from lm_eval_thinkbench.board import cli as board_cli
 from lm_eval_thinkbench.compare import cli as compare_cli
 from lm_eval_thinkbench.judge.cache import CACHE_ENV
 from lm_eval_thinkbench.judge.settings import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, JudgeSettings
@@ -199,6 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="processes that grade and count (default: the CPU count, at most 4; 1: none)",
     )  # fmt: skip
     compare_cli.register(commands)
+    board_cli.register(commands)
     return parser
 
 

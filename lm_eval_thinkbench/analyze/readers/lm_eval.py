@@ -93,7 +93,7 @@ def read_file(path: Path, model: str | None = None) -> list[Sample] | Skipped:
     m = _NAME.fullmatch(path.name)
     task = m.group("task") if m else path.stem.removeprefix("samples_")
     config = run_config(path)
-    label = model or _name_from_config(config) or path.parent.name
+    label = model or name_from_config(config) or path.parent.name
     run_tokenizers = _tokenizers_from_config(config)
     records = _records(path)
     first = next(records, None)
@@ -154,7 +154,7 @@ def _model_args(config: dict[str, Any]) -> dict[str, Any]:
     return args if isinstance(args, dict) else {}
 
 
-def _name_from_config(config: dict[str, Any]) -> str | None:
+def name_from_config(config: dict[str, Any]) -> str | None:
     args = _model_args(config)
     for key in ("pretrained", "model", "path"):
         if isinstance(args.get(key), str) and args[key]:
