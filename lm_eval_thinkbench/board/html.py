@@ -29,6 +29,7 @@ td:first-child,th:first-child{text-align:left}
 .plots{display:flex;flex-wrap:wrap;gap:12px}
 svg.plot{border:1px solid #ddd;background:#fff;font-size:11px}
 svg .axis{stroke:#444} svg .title{font-weight:bold} svg .tick{fill:#555;font-size:10px}
+#sample-list{max-height:320px;overflow:auto;display:inline-block}
 #samples tbody tr{cursor:pointer} #samples tbody tr:hover{background:#f6f6f6}
 .right{color:#1a7f37} .wrong{color:#c62828}
 #trace .step{border-left:3px solid #ddd;margin:4px 0;padding:2px 8px;white-space:pre-wrap}
@@ -178,9 +179,10 @@ def page(
         "<p>Pick a model, then a sample: its reasoning split into steps, the first-correct "
         "step highlighted and quoted, switch phrases marked, the reflection after it shaded."
         f'</p><select id="trace-model">{options}</select>'
-        '<table id="samples"><thead><tr><th>id</th><th>task</th><th>subset</th><th>verdict'
+        '<div id="sample-list"><table id="samples"><thead><tr><th>id</th><th>task</th>'
+        "<th>subset</th><th>verdict"
         "</th><th>reasoning tokens</th><th>first-correct tokens</th></tr></thead><tbody>"
-        '</tbody></table><div id="trace"></div>'
+        '</tbody></table></div><div id="trace"></div>'
         if index
         else "<p>No samples logged in these runs.</p>"
     )

@@ -67,7 +67,15 @@ def _scale(lo: float, hi: float, a: float, b: float):
     return lambda v: a + (v - lo) / span * (b - a)
 
 
-def _axes(title: str, xlabel: str, ylabel: str, xs: tuple[float, float], ys: tuple[float, float]):
+def _axes(
+    title: str,
+    xlabel: str,
+    ylabel: str,
+    xs: tuple[float, float],
+    ys: tuple[float, float],
+    xticks: Sequence[float] | None = None,
+):
+    """Axes, labels and ticks (``xticks``: where the x ticks go; default five even ones)."""
     sx, sy = _scale(*xs, PAD, W - 16), _scale(*ys, H - PAD, 24)
     parts = [
         f'<text x="{W / 2}" y="16" text-anchor="middle" class="title">{escape(title)}</text>',
@@ -77,13 +85,15 @@ def _axes(title: str, xlabel: str, ylabel: str, xs: tuple[float, float], ys: tup
         f'<text x="14" y="{H / 2}" text-anchor="middle" transform="rotate(-90 14 {H / 2})">'
         f"{escape(ylabel)}</text>",
     ]
-    for i in range(5):
-        xv = xs[0] + (xs[1] - xs[0]) * i / 4
-        yv = ys[0] + (ys[1] - ys[0]) * i / 4
+    if xticks is None:
+        xticks = [xs[0] + (xs[1] - xs[0]) * i / 4 for i in range(5)]
+    for xv in xticks:
         parts.append(
             f'<text x="{sx(xv):.1f}" y="{H - PAD + 14}" text-anchor="middle" class="tick">'
             f"{_tick(xv)}</text>"
         )
+    for i in range(5):
+        yv = ys[0] + (ys[1] - ys[0]) * i / 4
         parts.append(
             f'<text x="{PAD - 4}" y="{sy(yv) + 4:.1f}" text-anchor="end" class="tick">'
             f"{_tick(yv)}</text>"
@@ -92,7 +102,9 @@ def _axes(title: str, xlabel: str, ylabel: str, xs: tuple[float, float], ys: tup
 
 
 def _tick(v: float) -> str:
-    return f"{v:,.0f}" if abs(v) >= 10 else f"{v:.2f}"
+    if v == int(v) or abs(v) >= 10:
+        return f"{v:,.0f}"
+    return f"{v:.2f}"
 
 
 def _range(values: Sequence[float], floor: float | None = None) -> tuple[float, float]:
@@ -129,6 +141,7 @@ def levels_svg(figures: Sequence[Figure], models: Sequence[str]) -> list[str]:
             sx, sy, parts = _axes(
                 f"{set_name}: {label} by level", "level", label,
                 (min(levels) - 0.3, max(levels) + 0.3), _range(values, 0.0),
+                sorted(set(levels)),
             )  # fmt: skip
             for model, series in by_model.items():
                 c = color(models, model)
