@@ -127,14 +127,6 @@ def analyze(options: AnalyzeOptions) -> Analysis:
         return _analyze(inputs.samples, options, plotter, inputs.skipped)
 
 
-def analyze_samples(
-    samples: Sequence[Sample], options: AnalyzeOptions, skipped: Sequence[Skipped] = ()
-) -> Analysis:
-    """As :func:`analyze`, for samples already read (``options.runs`` is only recorded)."""
-    with _plotter(options) as plotter:
-        return _analyze(samples, options, plotter, skipped)
-
-
 def _plotter(options: AnalyzeOptions) -> AbstractContextManager[Plotter | None]:
     return Plotter() if options.plots else nullcontext()
 

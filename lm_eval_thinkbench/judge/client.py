@@ -71,9 +71,6 @@ class JudgeStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
 
-    def as_dict(self) -> dict[str, int]:
-        return dict(vars(self))
-
 
 class JudgeClient:
     """Chat calls to the judge; use inside one event loop (see :class:`JudgeRunner`)."""

@@ -282,11 +282,6 @@ def _loose_boxes(text: str, claims: list[Claim]) -> None:
         claims[:] = sorted([*claims, *loose], key=lambda c: (c.start, c.end))
 
 
-def find_claims(text: str) -> list[Claim]:
-    """The claims of ``text`` (see :func:`read`)."""
-    return read(text).claims
-
-
 def _sentences(text: str, spans: list[MathSpan]) -> Iterator[tuple[int, int]]:
     """Sentence spans: ends at ``.``/``!``/``?`` before a space, or a line break, outside math."""
     at = 0

@@ -69,25 +69,6 @@ def explore(origin: Hashable, successors: Successors, max_depth: int) -> Reach:
     return reach
 
 
-def unique_plan(
-    origin: Hashable, successors: Successors, is_goal: Callable[[Any], bool], max_depth: int
-) -> list[tuple[str, Any]] | None:
-    """The shortest plan to a goal if it is the only shortest plan, else None.
-
-    Several goal nodes in the first layer that holds one count as several plans.
-    """
-    if is_goal(origin):
-        return None
-    reach = Reach(origin)
-    for layer in _layers(reach, successors, max_depth):
-        goals = [n for n in layer if is_goal(n)]
-        if goals:
-            return (
-                reach.plan_to(goals[0]) if len(goals) == 1 and reach.count[goals[0]] == 1 else None
-            )
-    return None
-
-
 def shortest_plan(
     origin: Hashable, successors: Successors, is_goal: Callable[[Any], bool], max_depth: int
 ) -> list[tuple[str, Any]] | None:
