@@ -12,11 +12,11 @@ import time
 from pathlib import Path
 
 import pytest
-from support.data import r1_reasonings
+from support.data import SHARED_DATA, r1_reasonings
 
 from lm_eval_thinkbench.analyze.cli import main as thinkbench
 from lm_eval_thinkbench.analyze.samples import Sample
-from lm_eval_thinkbench.board.collect import Figure
+from lm_eval_thinkbench.board.collect import Figure, results_figures
 from lm_eval_thinkbench.board.table import build, find_column
 from lm_eval_thinkbench.board.traces import payload, score_traces
 from lm_eval_thinkbench.board.write import write_board
@@ -30,6 +30,8 @@ ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]  # fmt: skip
 ACC = "thinkbench_math500:exact_match"
+SKY = SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"
+QWEN = SHARED_DATA / "outputs" / "skythought_qwen2.5-math-7b_math500.jsonl"
 
 
 @pytest.fixture(scope="module")
@@ -204,3 +206,93 @@ def test_sort_names_columns_by_key_or_label_and_refuses_unknown_ones():
     with pytest.raises(ValueError, match="names no column"):
         find_column(build(figs), "nope")
     assert thinkbench(["leaderboard", "/nonexistent/run", "-o", "/tmp/x"]) == 2
+
+
+def test_sampling_metrics_take_their_labels_and_k_from_the_run():
+    """avg@k / pass@k / maj@k names come from harness.sampling's table, k from ``repeats``."""
+    results = {
+        "config": {"model": "hf", "model_args": "pretrained=org/model-7b,dtype=bfloat16"},
+        "results": {
+            "thinkbench_math500_avg4": {"exact_match,thinkbench": 0.5,
+                                        "exact_match_stderr,thinkbench": 0.1,
+                                        "pass_at_k,thinkbench": 0.75,
+                                        "maj_at_k,thinkbench": 0.6,
+                                        "reasoning_tokens,thinkbench": 900.0},
+            "gsm8k": {"exact_match,strict-match": 0.8, "exact_match,flexible-extract": 0.82,
+                      "exact_match_stderr,strict-match": "N/A"},
+        },
+        "configs": {"thinkbench_math500_avg4": {"repeats": 4}, "gsm8k": {}},
+        "higher_is_better": {"gsm8k": {"exact_match": True}},
+    }  # fmt: skip
+    figures = results_figures(results, "r.json", None)
+    labels = {(f.set, f.metric): f.label for f in figures}
+    assert {f.model for f in figures} == {"org/model-7b"}
+    assert labels["thinkbench_math500_avg4", "exact_match,thinkbench"] == "avg@4"
+    assert labels["thinkbench_math500_avg4", "pass_at_k,thinkbench"] == "pass@4"
+    assert labels["thinkbench_math500_avg4", "maj_at_k,thinkbench"] == "maj@4"
+    assert labels["gsm8k", "exact_match,strict-match"] == "exact_match (strict-match)"
+    avg = next(f for f in figures if f.metric == "exact_match,thinkbench")
+    assert (avg.low, avg.high) == pytest.approx((0.5 - 1.96 * 0.1, 0.5 + 1.96 * 0.1), abs=1e-3)
+    gsm = next(f for f in figures if f.metric == "exact_match,strict-match")
+    assert gsm.low is None and not gsm.ours  # "N/A" stderr: no interval; a harness task
+    board = build(figures)
+    assert [c.label for c in board.columns][:3] == ["avg@4", "pass@4", "maj@4"]
+
+
+def test_bad_run_files_are_one_line_errors(tmp_path, capsys):
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "results_2026-01-01T00-00-00.json").write_text("{not json")
+    assert thinkbench(["leaderboard", str(tmp_path / "run"), "-o", str(tmp_path / "o")]) == 2
+    assert "not readable JSON" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert thinkbench(["leaderboard", str(tmp_path / "empty"), "-o", str(tmp_path / "o")]) == 2
+    assert "--rename takes OLD=NEW" in _error(tmp_path, capsys, "--rename", "x")
+
+
+def _error(tmp_path: Path, capsys, *extra: str) -> str:
+    thinkbench(["leaderboard", str(tmp_path / "run"), "-o", str(tmp_path / "o"), *extra])
+    return capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_board_of_analyze_outputs_on_real_traces(tmp_path, math500_path):
+    """thinkbench analyze on the real Sky-T1 and Qwen2.5-Math-7B outputs (first response per
+    level), then a board of the two analyze folders: its figures are analyze's, its traces
+    the real responses with analyze's records."""
+    real = {"sky": SKY, "qwen": QWEN}
+    for name, path in real.items():
+        rc = thinkbench(
+            ["analyze", f"{name}={path}", "--gold", str(math500_path), "--limit", "1",
+             "--no-plots", "--no-progress", "--workers", "1", "-o", str(tmp_path / name)]
+        )  # fmt: skip
+        assert rc == 0
+    out = tmp_path / "board"
+    runs = [str(tmp_path / name) for name in real]
+    assert thinkbench(["leaderboard", *runs, "--no-plots", "-o", str(out)]) == 0
+    data = json.loads((out / "board.json").read_text())
+    assert sorted(data["models"]) == ["qwen", "sky"]
+    for name in real:
+        summary = json.loads((tmp_path / name / "summary.json").read_text())
+        overall = next(g for g in summary["groups"] if g["subset"] == "overall")
+        row = next(r for r in data["rows"] if r["model"] == name)["cells"]
+        assert row["analyze:accuracy"]["value"] == overall["metrics"]["accuracy"]["mean"]
+        assert row["analyze:accuracy"]["low"] == overall["metrics"]["accuracy"]["ci_low"]
+    per_sample = [
+        json.loads(line) for name in real for line in (tmp_path / name / "per_sample.jsonl").open()
+    ]
+    chunks = sorted((out / "traces").glob("*.js"))
+    assert len(chunks) == len(per_sample) == 10
+    for chunk in chunks:
+        p = json.loads(chunk.read_text().split(", ", 1)[1].rsplit(");", 1)[0])
+        row = next(r for r in per_sample if r["model"] == p["model"] and r["id"] == p["id"])
+        assert len(p["steps"]) == row["steps"]  # the same splitter as analyze's record
+        assert p["first_correct_step"] == row["first_correct_step"]
+        assert p["correct"] == row["correct"]
+        if p["first_correct_step"] is not None and row["first_correct_source"] == "reasoning":
+            start, end = p["steps"][p["first_correct_step"]]
+            assert p["reasoning"][start:end] == row["first_correct_step_text"]
+    markers = {
+        p["model"]: p["markers"]
+        for p in (json.loads(c.read_text().split(", ", 1)[1].rsplit(");", 1)[0]) for c in chunks)
+    }
+    assert markers == {"sky": "thought", "qwen": "none"}  # <|begin_of_thought|>; no markers
