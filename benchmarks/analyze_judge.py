@@ -33,18 +33,18 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
+from timing import timed
+
+from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.simulate import simulate
+from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+
 REPO = Path(__file__).resolve().parent.parent
-from lm_eval_thinkbench.harness.data import read_jsonl  # noqa: E402
-from lm_eval_thinkbench.simulate import simulate  # noqa: E402
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer  # noqa: E402
 
 JUDGE_RULES = [{"match": "[Correct Answer]", "respond": "first_correct"}]
 SERVER_ARGS = [
@@ -104,19 +104,6 @@ def write_reviews(folder: Path, n: int, tokens: int, data: Path) -> None:
         by_level.setdefault(doc["level"], []).append(json.dumps(record))
     for level, lines in by_level.items():
         (model_dir / f"math_500_Level {level}.jsonl").write_text("\n".join(lines) + "\n")
-
-
-def timed(cmd: list[str], env: dict[str, str]) -> tuple[float, float]:
-    """Run ``cmd``; (wall seconds, CPU seconds of the process tree)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise SystemExit(f"{cmd[0]} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
 
 
 def main() -> None:

@@ -17,13 +17,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from timing import timed
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("THINKBENCH_DATA", REPO.parent / "shared" / "data"))
@@ -43,26 +42,13 @@ print(total)
 """
 
 
-def timed(cmd: list[str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of one run of ``cmd`` (CPU: it and the children it waited for)."""
-    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise SystemExit(f"{cmd[:3]} failed:\n{proc.stdout[-2000:]}\n{proc.stderr[-4000:]}")
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
 
     thinkbench = str(Path(sys.executable).with_name("thinkbench"))
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1"}
     with tempfile.TemporaryDirectory() as out:
         analyze = [thinkbench, "analyze", "--locator", "rule", "--no-plots", "--no-progress"]
         analyze += ["--gold", str(GOLDS), "-o", out, str(TRACES)]
@@ -75,7 +61,7 @@ def main() -> None:
         }  # fmt: skip
         rows = []
         for name, cmd in runs.items():
-            times = [timed(cmd) for _ in range(args.repeats)]
+            times = [timed(cmd, env) for _ in range(args.repeats)]
             wall = statistics.median(t[0] for t in times)
             cpu = statistics.median(t[1] for t in times)
             rows.append((name, wall, cpu))
