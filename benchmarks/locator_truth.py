@@ -17,11 +17,10 @@ Files here: ``../shared/data/traces/first_correct_dev.jsonl`` (20 traces, two an
 ``benchmarks/data/first_correct_design.jsonl`` (102 further traces, one pass, read while the
 locator was designed), ``benchmarks/data/first_correct_heldout.jsonl`` (36 traces annotated
 blind to the locator), ``first_correct_heldout2.jsonl`` (28 Sky-T1 and the 10 DeepSeek-R1
-traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 one) and
-``first_correct_heldout3.jsonl`` (44 Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning,
-annotated after the rules were revised for the first two held-out sets' misses) and
-``first_correct_heldout4.jsonl`` and ``first_correct_heldout5.jsonl`` (40 more each, annotated
-after the revisions for the previous set's misses).
+traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 one), and
+``first_correct_heldout3.jsonl`` to ``first_correct_heldout6.jsonl`` (44, 40, 40 and 38
+Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning, each annotated after the rules were
+revised for the previous set's misses).
 """
 
 from __future__ import annotations
