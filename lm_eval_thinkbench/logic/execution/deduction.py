@@ -237,7 +237,7 @@ _FEEDBACK_TEXT = {
 }
 
 _PASSWORD_HEAD = {
-    "en": "A lock's code has {k} digit(s), each from {lo} to {hi}, no digit used twice. Each guess "
+    "en": "A lock's code has {k} digits, each from {lo} to {hi}, no digit used twice. Each guess "
     "below got feedback on its digits, counted by kind: a guessed digit is right and in the right "
     "place; or in the code but in another place; or not in the code at all, and then too small or "
     "too large compared with the code's digit in the same place.\n{guesses}\nRead the guesses in "
@@ -251,19 +251,91 @@ _PASSWORD_HEAD = {
 }
 
 
+#: Level 0's claims about a number: kind -> whether it holds of ``x`` given the claim's ``arg``.
+CLAIMS: dict[str, Callable[[int, int], bool]] = {
+    "even": lambda x, _: x % 2 == 0,
+    "greater": lambda x, k: x > k,
+    "less": lambda x, k: x < k,
+    "is": lambda x, k: x == k,
+    "multiple": lambda x, k: x % k == 0,
+}
+
+
+def claim_agrees(claim: Sequence[Any], candidate: str) -> bool:
+    """Whether ``candidate`` would have given the claim ``[kind, arg, right]`` its feedback."""
+    kind, arg, right = claim
+    return CLAIMS[kind](int(candidate), arg) == right
+
+
+def candidate_lists(space: Sequence[str], tests: Sequence[Test]) -> list[str]:
+    """The candidates left after each test, written as a list: ``[1,3,5]``."""
+    out, alive = [], list(space)
+    for test in tests:
+        alive = [c for c in alive if test(c)]
+        out.append("[" + ",".join(alive) + "]")
+    return out
+
+
+_CLAIM_TEXT = {
+    "en": {
+        "even": "L is even",
+        "greater": "L is greater than {k}",
+        "less": "L is less than {k}",
+        "is": "L is {k}",
+        "multiple": "L is a multiple of {k}",
+    },
+    "zh": {
+        "even": "L 是偶数",
+        "greater": "L 大于 {k}",
+        "less": "L 小于 {k}",
+        "is": "L 是 {k}",
+        "multiple": "L 是 {k} 的倍数",
+    },
+}
+_VERDICT = {"en": ("wrong", "right"), "zh": ("错误", "正确")}
+_NUMBER_HEAD = {
+    "en": "L is a whole number from {lo} to {hi} (both included). Each guess below is a claim "
+    "about L, and its feedback says whether the claim is right:\n{guesses}\nRead the guesses in "
+    "order. After each one, write the numbers L can still be, in increasing order, as a list "
+    "like [1,3,5]. Exactly one number fits all the feedback.",
+    "zh": "L 是 {lo} 到 {hi} 之间（含两端）的整数。下面每次猜测是关于 L 的一个说法，反馈说明该说法"
+    "是否正确：\n{guesses}\n按顺序阅读这些猜测。每读完一次猜测，按从小到大的顺序写出 L 仍可能取的"
+    "所有数，写成列表，例如 [1,3,5]。符合全部反馈的数恰好只有一个。",
+}
+_GUESS_LINE = {
+    "en": "Guess: {claim}. Feedback: {verdict}.",
+    "zh": "猜测：{claim}。反馈：{verdict}。",
+}
+
+
 @register
 class Password(ExecutionSubclass):
+    """Levels 1-3: a lock's code from counted feedback (LogicGame's levels 1-3). Level 0: a
+    number narrowed by right/wrong claims, each step the candidates left as a list (LogicGame's
+    level 0, whose reference steps are lists of strings; a reply in that nested form equals
+    these steps under the step normalisation, ``base.step_text``)."""
+
     family, name, version = "deduction", "password", 2
-    #: Code length and largest digit per level (level 0: one digit of a short random range).
-    DIGITS_PER_LEVEL = (1, 2, 3, 3)
-    TOP_DIGIT = (None, 9, 7, 9)
+    #: Code length and largest digit per level (level 0: the number game).
+    DIGITS_PER_LEVEL = (0, 2, 3, 3)
+    TOP_DIGIT = (0, 9, 7, 9)
+    #: Level 0's claims (fewer than level 1's guesses would make it look harder than it is).
+    CLAIMS_AT_LEVEL_0 = 2
+
+    def answer_only(self, level: int) -> bool:
+        """LogicGame's password items ask for the steps at every level, level 0 included."""
+        return False
+
+    def result(self, last_step: str) -> str:
+        """The code (the last mask), or at level 0 the one number left (``[3]`` -> ``3``)."""
+        return last_step.strip("[]")
 
     def make(self, rng: random.Random, level: int) -> dict[str, Any]:
+        if level == 0:
+            return self._make_number(rng)
         k = self.DIGITS_PER_LEVEL[level]
         while True:
-            top = self.TOP_DIGIT[level]
-            lo = 0 if top else rng.randint(0, 4)
-            hi = top or lo + rng.randint(2, 5)
+            lo, hi = 0, self.TOP_DIGIT[level]
             digits = "".join(str(d) for d in range(lo, hi + 1))
             space = ["".join(p) for p in itertools.permutations(digits, k)]
             secret = rng.choice(space)
@@ -278,12 +350,47 @@ class Password(ExecutionSubclass):
         said = feedback(guess, secret)
         return [guess, said], functools.partial(agrees, guess, said)
 
+    def _make_number(self, rng: random.Random) -> dict[str, Any]:
+        while True:
+            lo, hi = 1, rng.randint(6, 12)
+            space = [str(x) for x in range(lo, hi + 1)]
+            secret = rng.choice(space)
+            draw = functools.partial(self._draw_claim, lo, hi, secret)
+            claims = chain(rng, space, secret, self.CLAIMS_AT_LEVEL_0, draw)
+            if claims is not None:
+                return {"lo": lo, "hi": hi, "claims": claims}
+
+    @staticmethod
+    def _draw_claim(lo: int, hi: int, secret: str, rng: random.Random) -> tuple[Any, Test]:
+        kind = rng.choice(sorted(CLAIMS))
+        if kind == "even":
+            arg = 0
+        elif kind == "multiple":
+            arg = rng.randint(2, 4)
+        else:
+            arg = rng.randint(lo, hi)
+        claim = [kind, arg, CLAIMS[kind](int(secret), arg)]
+        return claim, functools.partial(claim_agrees, claim)
+
     def run(self, state: State) -> list[str]:
+        if "claims" in state:
+            space = [str(x) for x in range(state["lo"], state["hi"] + 1)]
+            return candidate_lists(
+                space, [functools.partial(claim_agrees, c) for c in state["claims"]]
+            )
         digits = "".join(str(d) for d in range(state["lo"], state["hi"] + 1))
         space = ["".join(p) for p in itertools.permutations(digits, state["digits"])]
         return masks(space, [functools.partial(agrees, g, f) for g, f in state["guesses"]])
 
     def describe(self, state: State, lang: str) -> str:
+        if "claims" in state:
+            guesses = numbered(
+                _GUESS_LINE[lang].format(
+                    claim=_CLAIM_TEXT[lang][kind].format(k=arg), verdict=_VERDICT[lang][right]
+                )
+                for kind, arg, right in state["claims"]
+            )
+            return _NUMBER_HEAD[lang].format(lo=state["lo"], hi=state["hi"], guesses=guesses)
         texts = _FEEDBACK_TEXT[lang]
         sep = "; " if lang == "en" else "；"
         word = "Guess" if lang == "en" else "猜测"
