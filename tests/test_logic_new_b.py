@@ -101,7 +101,7 @@ def test_lights_and_reversi_by_hand():
 
 
 def test_password_level_0_is_logicgames_number_game_with_list_steps():
-    state = {"lo": 1, "hi": 9, "claims": [["even", 0, False], ["greater", 4, False]]}
+    state = {"lo": 1, "hi": 9, "guesses": [["even", 0, False], ["greater", 4, False]]}
     sub = _sub("deduction/password")
     assert sub.run(state) == ["[1,3,5,7,9]", "[1,3]"]
     text = sub.describe(state, "en")
@@ -187,7 +187,7 @@ def test_deductions_end_in_a_unique_answer_by_brute_force():
         assert fits == list(p.answer)
     for _, p in _fresh("deduction/password", 60):
         s = p.state
-        if "claims" in s:  # level 0: a number narrowed by right/wrong claims
+        if "digits" not in s:  # level 0: a number narrowed by right/wrong claims
             holds = {
                 "even": lambda x, _: x % 2 == 0,
                 "greater": lambda x, k: x > k,
@@ -198,7 +198,7 @@ def test_deductions_end_in_a_unique_answer_by_brute_force():
             fits = [
                 str(x)
                 for x in range(s["lo"], s["hi"] + 1)
-                if all(holds[kind](x, arg) == right for kind, arg, right in s["claims"])
+                if all(holds[kind](x, arg) == right for kind, arg, right in s["guesses"])
             ]
             assert fits == list(p.answer)
             continue

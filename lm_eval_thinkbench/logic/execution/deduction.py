@@ -358,7 +358,7 @@ class Password(ExecutionSubclass):
             draw = functools.partial(self._draw_claim, lo, hi, secret)
             claims = chain(rng, space, secret, self.CLAIMS_AT_LEVEL_0, draw)
             if claims is not None:
-                return {"lo": lo, "hi": hi, "claims": claims}
+                return {"lo": lo, "hi": hi, "guesses": claims}
 
     @staticmethod
     def _draw_claim(lo: int, hi: int, secret: str, rng: random.Random) -> tuple[Any, Test]:
@@ -373,22 +373,21 @@ class Password(ExecutionSubclass):
         return claim, functools.partial(claim_agrees, claim)
 
     def run(self, state: State) -> list[str]:
-        if "claims" in state:
+        if "digits" not in state:  # level 0's claims
             space = [str(x) for x in range(state["lo"], state["hi"] + 1)]
-            return candidate_lists(
-                space, [functools.partial(claim_agrees, c) for c in state["claims"]]
-            )
+            tests = [functools.partial(claim_agrees, c) for c in state["guesses"]]
+            return candidate_lists(space, tests)
         digits = "".join(str(d) for d in range(state["lo"], state["hi"] + 1))
         space = ["".join(p) for p in itertools.permutations(digits, state["digits"])]
         return masks(space, [functools.partial(agrees, g, f) for g, f in state["guesses"]])
 
     def describe(self, state: State, lang: str) -> str:
-        if "claims" in state:
+        if "digits" not in state:
             guesses = numbered(
                 _GUESS_LINE[lang].format(
                     claim=_CLAIM_TEXT[lang][kind].format(k=arg), verdict=_VERDICT[lang][right]
                 )
-                for kind, arg, right in state["claims"]
+                for kind, arg, right in state["guesses"]
             )
             return _NUMBER_HEAD[lang].format(lo=state["lo"], hi=state["hi"], guesses=guesses)
         texts = _FEEDBACK_TEXT[lang]
