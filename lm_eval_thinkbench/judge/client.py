@@ -3,11 +3,13 @@
 A judge run makes hundreds of long calls, so the client must be frugal and sturdy:
 
 * one ``openai.AsyncOpenAI`` client for the whole run (building one per call costs EvalScope
-  about 20 ms of CPU each), at most ``concurrency`` requests in flight;
+  about 20 ms of CPU each), at most ``concurrency`` calls in flight (a call keeps its slot
+  while the SDK waits out a backoff);
 * deterministic requests: temperature 0 and a fixed seed, so a cached answer is the answer;
-* retries with exponential backoff and jitter on rate limits (429), server errors (5xx, 408,
-  409), timeouts, dropped connections and malformed bodies, honouring ``retry-after``; other
-  client errors (400, 401, 404) are not retried;
+* retries: the openai SDK's own (exponential backoff with jitter, honouring ``retry-after``) on
+  rate limits (429), server errors (5xx, 408, 409), timeouts and dropped connections; other
+  client errors (400, 401, 404) are not retried. What the SDK does not retry, a 200 whose body
+  is malformed, is retried here, within the same ``max_retries`` budget;
 * a cache hit costs no call, identical prompts in flight share one call, and only completed
   calls whose answer is usable are stored (:mod:`.cache`): an empty answer, or one the caller's
   ``usable`` check rejects (no box), is returned but asked again on the next run; a call that
@@ -15,7 +17,8 @@ A judge run makes hundreds of long calls, so the client must be frugal and sturd
   sample cannot sink a run;
 * each attempt has a deadline for the whole response (``timeout`` plus a second), so a server
   that drips bytes slowly cannot hold a call far beyond it (the SDK's timeout applies to each
-  read);
+  read): :class:`_AttemptTransport` reads the body under it, and a late body is a timeout the
+  SDK retries like any other;
 * the API key is read from the environment and scrubbed from every error text.
 
 :class:`JudgeRunner` runs the client on an event loop in a background thread, so synchronous
@@ -25,6 +28,7 @@ code submits prompts and collects ``concurrent.futures.Future`` objects while it
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 import random
 import threading
@@ -33,6 +37,7 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
+import httpx2
 import openai
 
 from lm_eval_thinkbench.judge.cache import JudgeCache, cache_key
@@ -43,7 +48,6 @@ log = logging.getLogger(__name__)
 
 #: Error texts go into every per-sample record; a server's HTML error page should not.
 MAX_ERROR_CHARS = 500
-_RETRY_STATUS = frozenset({408, 409, 429})
 #: An attempt's whole reply must arrive within ``timeout`` plus this; a silent server is
 #: stopped by the SDK's own (per-read) timeout first, a dripping one by this deadline.
 DEADLINE_GRACE = 1.0
@@ -137,40 +141,44 @@ class JudgeClient:
             self._client = None
 
     async def _call(self, payload: dict[str, Any], key: str, usable: Usable) -> JudgeReply:
-        """Attempts with backoff; the first success is returned, and cached if usable."""
-        error = "no attempt made"
-        for attempt in range(self.settings.max_retries + 1):
-            if attempt:
-                self.stats.retries += 1
-            try:
-                async with self._semaphore():
-                    self.stats.calls += 1
-                    raw = await asyncio.wait_for(
-                        self._openai().chat.completions.with_raw_response.create(**payload),
-                        self.settings.timeout + DEADLINE_GRACE,
-                    )
-                content, usage = parse_reply(raw.text)
-            except asyncio.TimeoutError:  # the builtin TimeoutError from Python 3.11 on
-                deadline = self.settings.timeout + DEADLINE_GRACE
-                error = f"TimeoutError: no complete reply within {deadline:g} s"
-                if attempt == self.settings.max_retries:
+        """One logical call: the SDK's attempts, then (a malformed body) ours, in one budget of
+        ``max_retries + 1`` attempts; the first success is returned, and cached if usable."""
+        attempts = _Attempts()
+        _ATTEMPTS.set(attempts)  # this task's context: the transport counts into it
+        budget = self.settings.max_retries + 1
+        try:
+            while True:
+                try:
+                    client = self._openai().with_options(max_retries=budget - attempts.made - 1)
+                    async with self._semaphore():
+                        raw = await client.chat.completions.with_raw_response.create(**payload)
+                    content, usage = parse_reply(raw.text)
+                except MalformedCompletionError as exc:
+                    error = self._describe(exc)
+                    if attempts.made >= budget:
+                        break
+                    await asyncio.sleep(self._backoff(attempts.made - 1))
+                    continue
+                except openai.APITimeoutError as exc:
+                    error = self._describe(exc)
+                    if attempts.late:
+                        deadline = self.settings.timeout + DEADLINE_GRACE
+                        error = f"TimeoutError: no complete reply within {deadline:g} s"
                     break
-                await asyncio.sleep(self._backoff(attempt, None))
-                continue
-            except (openai.OpenAIError, MalformedCompletionError) as exc:
-                error = self._describe(exc)
-                if not _retryable(exc) or attempt == self.settings.max_retries:
+                except openai.OpenAIError as exc:
+                    error = self._describe(exc)
                     break
-                await asyncio.sleep(self._backoff(attempt, exc))
-                continue
-            self.stats.completed += 1
-            self.stats.prompt_tokens += _tokens(usage.get("prompt_tokens"))
-            self.stats.completion_tokens += _tokens(usage.get("completion_tokens"))
-            if usable(content):
-                self._store(key, payload["model"], content, usage)
-            return JudgeReply(content)
-        self.stats.failures += 1
-        return JudgeReply(None, error=error)
+                self.stats.completed += 1
+                self.stats.prompt_tokens += _tokens(usage.get("prompt_tokens"))
+                self.stats.completion_tokens += _tokens(usage.get("completion_tokens"))
+                if usable(content):
+                    self._store(key, payload["model"], content, usage)
+                return JudgeReply(content)
+            self.stats.failures += 1
+            return JudgeReply(None, error=error)
+        finally:
+            self.stats.calls += attempts.made
+            self.stats.retries += max(0, attempts.made - 1)
 
     def _store(self, key: str, model: str, content: str, usage: dict[str, Any]) -> None:
         """Cache a completed call. A cache that cannot be written costs the resume guarantee,
@@ -196,22 +204,21 @@ class JudgeClient:
         return self._slots
 
     def _openai(self) -> openai.AsyncOpenAI:
-        """One SDK client for the run; its own retries are off (ours cover more cases)."""
+        """One SDK client for the run, retrying as the settings say, its attempts deadlined."""
         if self._client is None:
+            deadline = self.settings.timeout + DEADLINE_GRACE
             self._client = openai.AsyncOpenAI(
                 base_url=self.settings.base_url,
                 api_key=self.settings.api_key,
                 timeout=self.settings.timeout,
-                max_retries=0,
+                max_retries=self.settings.max_retries,
+                http_client=openai.DefaultAsyncHttpxClient(transport=_AttemptTransport(deadline)),
             )
         return self._client
 
-    def _backoff(self, attempt: int, exc: BaseException | None) -> float:
-        """Seconds before the next attempt: the server's ``retry-after`` if it sent one, else
-        ``retry_base * 2**attempt`` with full jitter, capped at ``retry_cap``."""
-        hinted = None if exc is None else _retry_after(exc)
-        if hinted is not None:
-            return min(hinted, self.settings.retry_cap)
+    def _backoff(self, attempt: int) -> float:
+        """Seconds before retrying a malformed body: ``retry_base * 2**attempt`` with full
+        jitter, capped at ``retry_cap`` (the SDK paces its own retries)."""
         ceiling = min(self.settings.retry_cap, self.settings.retry_base * 2**attempt)
         return self._rng.uniform(ceiling / 2, ceiling)
 
@@ -249,28 +256,49 @@ def parse_reply(body: str) -> tuple[str, dict[str, Any]]:
     return reply.content, reply.usage
 
 
-def _retryable(exc: BaseException) -> bool:
-    if isinstance(exc, (MalformedCompletionError, openai.APIConnectionError)):  # timeouts included
-        return True
-    if isinstance(exc, openai.APIStatusError):
-        return exc.status_code in _RETRY_STATUS or exc.status_code >= 500
-    return False
+@dataclass
+class _Attempts:
+    """HTTP attempts of one logical call so far, and whether the last ran past its deadline."""
+
+    made: int = 0
+    late: bool = False
 
 
-def _retry_after(exc: BaseException) -> float | None:
-    """The server's requested wait in seconds (``retry-after-ms`` or ``retry-after``)."""
-    response = getattr(exc, "response", None)
-    headers = getattr(response, "headers", None)
-    if headers is None:
-        return None
-    for name, scale in (("retry-after-ms", 1000.0), ("retry-after", 1.0)):
-        value = headers.get(name)
-        if value is not None:
-            try:
-                return max(0.0, float(value) / scale)
-            except ValueError:
-                return None
-    return None
+#: The logical call the current task is making (each submitted prompt runs in its own task).
+_ATTEMPTS: contextvars.ContextVar[_Attempts] = contextvars.ContextVar("judge_attempts")
+
+
+class _AttemptTransport(httpx2.AsyncHTTPTransport):
+    """The SDK's transport, counting each attempt and reading its whole body within
+    ``deadline`` seconds. A late body raises the same timeout a silent server does, so the SDK
+    retries it (the SDK's own timeout applies to each read, which a dripping server never
+    trips)."""
+
+    def __init__(self, deadline: float) -> None:
+        super().__init__()
+        self.deadline = deadline
+
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
+        attempts = _ATTEMPTS.get(None)
+        if attempts is not None:
+            attempts.made += 1
+            attempts.late = False
+        try:
+            return await asyncio.wait_for(self._read(request), self.deadline)
+        except asyncio.TimeoutError:  # the builtin TimeoutError from Python 3.11 on
+            if attempts is not None:
+                attempts.late = True
+            late = "no complete reply within the deadline"
+            raise httpx2.ReadTimeout(late, request=request) from None
+
+    async def _read(self, request: httpx2.Request) -> httpx2.Response:
+        response = await super().handle_async_request(request)
+        try:
+            await response.aread()
+        except BaseException:  # cut short (the deadline's cancellation included): let it go
+            await response.aclose()
+            raise
+        return response
 
 
 class JudgeRunner:
