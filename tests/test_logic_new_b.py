@@ -14,9 +14,10 @@ import math
 from collections.abc import Sequence
 
 import pytest
+from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import PLAN_LENGTHS
+from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, step_text
 from lm_eval_thinkbench.logic.execution.deduction import (
     arrange_holds,
     certain_mines,
@@ -493,3 +494,52 @@ def test_a_legal_but_wrong_move_is_where_the_replay_fails(key):
                 break
             node = nxt[1]
     assert found >= 5, key
+
+
+# ----- LogicGame's own references ----------------------------------------------------------
+
+
+def _dev_password_references() -> dict[int, dict]:
+    rows = (SHARED_DATA / "logicgame" / "en_dev_10.jsonl").read_text(encoding="utf-8")
+    out = {}
+    for line in rows.splitlines():
+        row = json.loads(line)
+        if row["category"] == "密码破译":
+            ref = row["reference"]
+            out[row["level"]] = ref if isinstance(ref, dict) else json.loads(ref)
+    return out
+
+
+def test_the_deductions_reproduce_logicgames_password_references():
+    """LogicGame's dev password items, their conditions transcribed from the statements: the
+    known-so-far masks (levels 1-2) and the candidate lists (level 0) are exactly its
+    reference processes."""
+    refs = _dev_password_references()
+
+    def counted(guess: str, right: int, elsewhere: int):
+        def test(code: str) -> bool:
+            hits = sum(g == c for g, c in zip(guess, code, strict=True))
+            return (hits, sum(g in code for g in guess) - hits) == (right, elsewhere)
+
+        return test
+
+    # Level 2: 738 none; 870 one, misplaced; 206 two, misplaced; 682 one, placed; 614 one,
+    # misplaced.
+    space = ["".join(p) for p in itertools.permutations("0123456789", 3)]
+    tests = [counted("738", 0, 0), counted("870", 0, 1), counted("206", 0, 2),
+             counted("682", 1, 0), counted("614", 0, 1)]  # fmt: skip
+    assert masks(space, tests) == refs[2]["process"]
+    # Level 1: 67 one placed; 71 none; 64 one right, the other too large; 32 one misplaced.
+    space = ["".join(p) for p in itertools.permutations("0123456789", 2)]
+
+    def one_right_other_too_large(code: str) -> bool:
+        absent = [j for j, g in enumerate("64") if g not in code]
+        return len(absent) == 1 and "64"[absent[0]] > code[absent[0]]
+
+    tests = [counted("67", 1, 0), counted("71", 0, 0), one_right_other_too_large,
+             counted("32", 0, 1)]  # fmt: skip
+    assert masks(space, tests) == refs[1]["process"] and refs[1]["answer"] == ["63"]
+    # Level 0: L in [1, 9]; even: wrong; greater than 4: wrong; is 1: wrong.
+    claims = [["even", 0, False], ["greater", 4, False], ["is", 1, False]]
+    steps = _sub("deduction/password").run({"lo": 1, "hi": 9, "guesses": claims})
+    assert steps == [step_text(s) for s in refs[0]["process"]]
