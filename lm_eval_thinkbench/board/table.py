@@ -14,8 +14,8 @@ from lm_eval_thinkbench.board.collect import Figure
 
 #: Columns shown first for our sets, in this order; the others follow in the order found.
 LEAD = (
-    "exact_match", "pass_at_k", "maj_at_k", "reasoning_tokens", "first_correct_tokens",
-    "reflection_tokens", "token_efficiency", "thought_num", "truncated", "accuracy",
+    "exact_match", "accuracy", "pass_at_k", "maj_at_k", "reasoning_tokens",
+    "first_correct_tokens", "reflection_tokens", "token_efficiency", "thought_num", "truncated",
 )  # fmt: skip
 #: Token figures, shown without decimals.
 TOKENS = ("reasoning_tokens", "answer_tokens", "first_correct_tokens", "reflection_tokens")
