@@ -153,7 +153,7 @@ def opening(n: int) -> list[str]:
 
 
 _REVERSI_HEAD = {
-    "en": "A game like Reversi on an {n}x{n} board: 0 is a black piece, 1 a white piece, * an empt"
+    "en": "A game like Reversi on a {n}x{n} board: 0 is a black piece, 1 a white piece, * an empt"
     "y cell; (a,b) is row a from the top, column b from the left. The board before the moves, row "
     "by row: {board}\nRules: the players take turns, black first; a player puts one piece of their"
     " colour on an empty cell; every unbroken line of the opponent's pieces between the new piece "

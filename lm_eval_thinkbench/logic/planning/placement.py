@@ -65,12 +65,12 @@ def queen_completions(rows: list[str]) -> list[tuple[int, ...]]:
 
 
 _QUEENS_HEAD = {
-    "en": "An {n}x{n} board, row by row (1 is a queen, 0 an empty cell; rows 1 to {n} from the top"
-    ", columns 1 to {n} from the left):\n{board}\nIn one line, rows separated by /: {line}\nPlace "
-    "{n} queens in all, one in every row, so that no two queens share a row, a column or a diagona"
-    "l; the queens already on the board stay. Place one queen per move, in the empty rows from top"
-    " to bottom; the solution is unique. Write a move like r3c5 (a queen on row 3, column 5) and a"
-    " state as the board in one line, like the line above.",
+    "en": "This board of {n}x{n} cells, row by row (1 is a queen, 0 an empty cell; rows 1 to {n} f"
+    "rom the top, columns 1 to {n} from the left):\n{board}\nIn one line, rows separated by /: {li"
+    "ne}\nPlace {n} queens in all, one in every row, so that no two queens share a row, a column o"
+    "r a diagonal; the queens already on the board stay. Place one queen per move, in the empty ro"
+    "ws from top to bottom; the solution is unique. Write a move like r3c5 (a queen on row 3, colu"
+    "mn 5) and a state as the board in one line, like the line above.",
     "zh": "一个 {n}x{n} 的棋盘，按行书写（1 表示皇后，0 表示空格；行从上到下编号 1 到 {n}，列从左"
     "到右编号 1 到 {n}）：\n{board}\n写成一行、行之间用 / 分隔：{line}\n一共要放 {n} 个皇后，每行"
     "一个，使任意两个皇后都不在同一行、同一列或同一条斜线上；棋盘上已有的皇后保持不动。每步放一个"
