@@ -116,6 +116,7 @@ def test_page_renders_sorts_plots_and_shows_traces(board, browser, tmp_path):
     assert rows.count() == len(data["models"])
     names = lambda: [rows.nth(i).get_attribute("data-model") for i in range(rows.count())]  # noqa: E731
     assert names() == data["models"]  # --sort's order
+    assert page.locator("th.sorted").get_attribute("data-key") == ACC
     if os.environ.get("THINKBENCH_SCREENSHOT"):  # docs/img/leaderboard.png is made this way
         page.screenshot(path=str(tmp_path / "board.png"))
         shutil.copy(tmp_path / "board.png", os.environ["THINKBENCH_SCREENSHOT"])

@@ -61,6 +61,10 @@ function sortBy(key, desc){
   table.querySelectorAll('th').forEach(th => th.classList.toggle('sorted', th.dataset.key === key));
   sortKey = key; sortDesc = desc;
 }
+if (sortKey) {  // rows come sorted by --sort: mark its column, best first
+  const th = table.querySelector('th[data-key="' + sortKey + '"]');
+  if (th) { th.classList.add('sorted'); sortDesc = board.descending; }
+}
 table.querySelectorAll('th[data-key]').forEach(th => th.addEventListener('click', () => {
   const key = th.dataset.key;
   const best = th.dataset.better === '1';
@@ -172,7 +176,12 @@ def page(
             )
         rows.append(f'<tr data-model="{escape(m)}">' + "".join(cells) + "</tr>")
     plots = [scatter_svg(board.figures, models), *levels_svg(board.figures, models)]
-    data = {"sort": board.sort, "models": models, "columns": [c.key for c in board.columns]}
+    data = {
+        "sort": board.sort,
+        "descending": board.descending,
+        "models": models,
+        "columns": [c.key for c in board.columns],
+    }
     trace_models = list(dict.fromkeys(r["model"] for r in index))
     options = "".join(f"<option>{escape(m)}</option>" for m in trace_models)
     traces = (

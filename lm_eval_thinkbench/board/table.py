@@ -48,13 +48,15 @@ class Cell:
 @dataclass(frozen=True)
 class Board:
     """Rows (models, in display order), columns, and the overall cells ``(model, key)``;
-    ``figures`` keeps every figure, levels included, for the plots."""
+    ``figures`` keeps every figure, levels included, for the plots; ``sort`` the column the
+    rows are sorted by, ``descending`` which way."""
 
     models: list[str]
     columns: list[Column]
     cells: dict[tuple[str, str], Cell]
     figures: list[Figure]
     sort: str | None = None
+    descending: bool = True
 
 
 def column_key(set_name: str, metric: str) -> str:
@@ -83,7 +85,9 @@ def sort_board(board: Board, spec: str) -> Board:
     present = [m for m in board.models if (m, column.key) in board.cells]
     missing = [m for m in board.models if (m, column.key) not in board.cells]
     present.sort(key=lambda m: board.cells[m, column.key].value, reverse=descending)
-    return Board(present + missing, board.columns, board.cells, board.figures, column.key)
+    return Board(
+        present + missing, board.columns, board.cells, board.figures, column.key, descending
+    )
 
 
 def find_column(board: Board, spec: str) -> tuple[Column, bool]:

@@ -77,6 +77,7 @@ def board_csv(board: Board) -> str:
 def board_json(board: Board) -> str:
     payload = {
         "sort": board.sort,
+        "descending": board.descending,
         "models": board.models,
         "columns": [dataclasses.asdict(c) for c in board.columns],
         "rows": [
