@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from statistics import fmean
 
+from lm_eval_thinkbench.simulate.scripted import start_ready, stop_process
 from lm_eval_thinkbench.simulate.traces import simulate
 from lm_eval_thinkbench.tokens import get_counter
 
@@ -28,19 +29,12 @@ _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
 @contextmanager
 def sim_server(data: Path, *extra: str) -> Iterator[str]:
     """A running ``thinkbench-sim-server``; yields its base URL."""
-    proc = subprocess.Popen(
-        [str(BIN / "thinkbench-sim-server"), "--data", str(data), "--port", "0", *extra],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )
+    cmd = [str(BIN / "thinkbench-sim-server"), "--data", str(data), "--port", "0", *extra]
+    proc, port = start_ready(cmd, subprocess.DEVNULL, timeout=60)
     try:
-        line = proc.stdout.readline() if proc.stdout else ""
-        assert line.startswith("READY "), f"server did not start: {line!r}"
-        yield f"http://127.0.0.1:{int(line.split()[1])}/v1"
+        yield f"http://127.0.0.1:{port}/v1"
     finally:
-        proc.terminate()
-        proc.wait(timeout=10)
+        stop_process(proc)
 
 
 def run_cli(cmd: list[str], env: dict[str, str], timeout: float = 600) -> None:

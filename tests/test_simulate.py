@@ -13,7 +13,7 @@ import os
 import re
 import subprocess
 import sys
-import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -30,6 +30,7 @@ from lm_eval_thinkbench.simulate import (
     simulate,
     wrong_answer,
 )
+from lm_eval_thinkbench.simulate.scripted import start_ready, stop_process
 
 DATA = Path(os.environ.get("THINKBENCH_MATH500_PATH") or SHARED_DATA / "math500" / "test.jsonl")
 
@@ -286,21 +287,11 @@ def server(request: pytest.FixtureRequest, docs: list[dict[str, Any]]) -> Iterat
     """(base URL, reasoning-field mode) of a server running as a subprocess."""
     cmd = [sys.executable, "-m", "lm_eval_thinkbench.simulate.server", "--port", "0"]
     cmd += ["--data", str(DATA), "--reasoning-field", request.param]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc, port = start_ready(cmd, subprocess.DEVNULL, timeout=20)
     try:
-        line: list[str] = []
-        reader = threading.Thread(target=lambda: line.append(proc.stdout.readline()))
-        reader.start()
-        reader.join(timeout=20)
-        assert line and line[0].startswith("READY "), f"server did not start: {line}"
-        yield f"http://127.0.0.1:{int(line[0].split()[1])}", request.param
+        yield f"http://127.0.0.1:{port}", request.param
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        stop_process(proc)
 
 
 def _post(url: str, body: bytes) -> dict[str, Any]:
@@ -355,3 +346,12 @@ def test_server_rejects_bad_requests(server: tuple[str, str]) -> None:
         assert json.loads(resp.read())["data"][0]["id"] == "thinkbench-sim"
     # Still serving after the bad requests.
     assert _chat(url, "hello", 0)["choices"][0]["message"]["content"] == "I don't know."
+
+
+def test_a_server_that_does_not_announce_itself_fails_clearly():
+    """A process that prints something other than ``READY <port>`` is stopped and named."""
+    cmd = [sys.executable, "-c", "print('hello', flush=True); import time; time.sleep(30)"]
+    start = time.monotonic()
+    with pytest.raises(RuntimeError, match=r"did not start \(got 'hello\\n'\)"):
+        start_ready(cmd, subprocess.DEVNULL, timeout=20)
+    assert time.monotonic() - start < 10  # stopped, not waited out

@@ -71,7 +71,7 @@ from collections import Counter
 from collections.abc import Iterable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 #: Keyword faults any test can trigger by putting the keyword in a prompt.
 BUILTIN_RULES: list[dict[str, Any]] = [
@@ -436,6 +436,37 @@ def main(argv: list[str] | None = None) -> None:
     server.serve_forever()
 
 
+def start_ready(
+    cmd: list[str], stderr: IO[str] | int, timeout: float
+) -> tuple[subprocess.Popen[str], int]:
+    """Start a server process that prints ``READY <port>`` once it listens: (process, port).
+
+    The servers of the tests, demos and benchmarks (this one, ``thinkbench-sim-server``) all
+    announce themselves so; a process that says anything else, or nothing within ``timeout``
+    seconds, is stopped and named in a RuntimeError.
+    """
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True)
+    assert proc.stdout is not None
+    ready, _, _ = select.select([proc.stdout], [], [], timeout)
+    line = proc.stdout.readline() if ready else ""
+    if not line.startswith("READY "):
+        stop_process(proc)
+        raise RuntimeError(f"{' '.join(cmd[:2])} did not start (got {line!r})")
+    return proc, int(line.split()[1])
+
+
+def stop_process(proc: subprocess.Popen[str]) -> None:
+    """Terminate a server started by :func:`start_ready` (killed if it lingers)."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    if proc.stdout is not None:
+        proc.stdout.close()
+
+
 class FakeOpenAIServer:
     """Runs the server above as a subprocess for the length of a ``with`` block.
 
@@ -491,16 +522,10 @@ class FakeOpenAIServer:
         if self.api_key is not None:
             cmd.append(f"--api-key={self.api_key}")
         with (self.workdir / "fake_openai.stderr").open("w") as stderr:
-            self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True)
-        assert self._proc.stdout is not None
-        ready, _, _ = select.select([self._proc.stdout], [], [], self.startup_timeout)
-        line = self._proc.stdout.readline() if ready else ""
-        if not line.startswith("READY "):
-            self.stop()
-            raise RuntimeError(
-                f"fake OpenAI server did not start (got {line!r}); see {stderr.name}"
-            )
-        self.port = int(line.split()[1])
+            try:
+                self._proc, self.port = start_ready(cmd, stderr, self.startup_timeout)
+            except RuntimeError as exc:
+                raise RuntimeError(f"{exc}; see {stderr.name}") from None
         return self
 
     def requests(self) -> list[dict[str, Any]]:
@@ -520,14 +545,7 @@ class FakeOpenAIServer:
     def stop(self) -> None:
         if self._proc is None:
             return
-        self._proc.terminate()
-        try:
-            self._proc.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            self._proc.kill()
-            self._proc.wait()
-        if self._proc.stdout is not None:
-            self._proc.stdout.close()
+        stop_process(self._proc)
         self._proc = None
 
     def __enter__(self) -> FakeOpenAIServer:
