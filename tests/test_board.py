@@ -18,7 +18,7 @@ from lm_eval_thinkbench.analyze.cli import main as thinkbench
 from lm_eval_thinkbench.analyze.samples import Sample
 from lm_eval_thinkbench.board.collect import Figure, results_figures
 from lm_eval_thinkbench.board.table import build, find_column
-from lm_eval_thinkbench.board.traces import payload, score_traces
+from lm_eval_thinkbench.board.traces import analyze_traces, payload, score_traces
 from lm_eval_thinkbench.board.write import write_board
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.response import ModelResponse
@@ -297,3 +297,18 @@ def test_board_of_analyze_outputs_on_real_traces(tmp_path, math500_path):
         for p in (json.loads(c.read_text().split(", ", 1)[1].rsplit(");", 1)[0]) for c in chunks)
     }
     assert markers == {"sky": "thought", "qwen": "none"}  # <|begin_of_thought|>; no markers
+
+
+def test_trace_rows_whose_file_is_gone_are_left_out_with_a_warning(tmp_path, caplog):
+    plain = tmp_path / "plain.jsonl"
+    plain.write_text(json.dumps({"id": "a", "problem": "p", "gold": "1", "response": "1"}) + "\n")
+    rows = [
+        {"model": "m", "source": f"{tmp_path / 'gone.jsonl'}:1", "repeat": 0},
+        {"model": "m", "source": f"{plain}:1", "repeat": 0, "correct": True},
+        {"model": "m", "source": f"{plain}:7", "repeat": 0},  # no such line any more
+    ]
+    per_sample = tmp_path / "per_sample.jsonl"
+    per_sample.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    traces = analyze_traces(per_sample, None)
+    assert [t.sample.sample_id for t in traces] == ["a"] and traces[0].record["correct"]
+    assert "gone.jsonl" in caplog.text and "1 rows name a response" in caplog.text

@@ -21,7 +21,6 @@ Metric names and labels of the sampling protocols (avg@k, pass@k, maj@k) come fr
 
 from __future__ import annotations
 
-import logging
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -33,8 +32,6 @@ from lm_eval_thinkbench.analyze.readers.lm_eval import name_from_config
 from lm_eval_thinkbench.analyze.samples import InputFormatError, parse_level
 from lm_eval_thinkbench.datafiles import parse_json, read_data
 from lm_eval_thinkbench.harness.sampling import FILTER, METRICS, samples_per_problem
-
-log = logging.getLogger(__name__)
 
 #: z of the two-sided 95% normal interval around a logged standard error.
 Z95 = 1.959963984540054

@@ -90,8 +90,9 @@ def score_traces(samples: Sequence[Sample], workers: int = 1) -> list[TraceSampl
 def analyze_traces(per_sample: Path, label: str | None) -> list[TraceSample]:
     """Rows of an analyze ``per_sample.jsonl`` with their responses, re-read from the files
     the rows name; a row whose file is gone is left out with a warning."""
-    files: dict[str, dict[tuple[str, int], Sample]] = {}
+    files: dict[str, dict[tuple[str, int], Sample] | None] = {}  # None: unreadable
     out = []
+    missing = 0
     for line in per_sample.read_text(encoding="utf-8").splitlines():
         row = json.loads(line) if line.strip() else None
         if not isinstance(row, dict) or not isinstance(row.get("source"), str):
@@ -102,11 +103,18 @@ def analyze_traces(per_sample: Path, label: str | None) -> list[TraceSample]:
                 files[path] = {(s.where, s.repeat): s for s in read_path(Path(path)).samples}
             except InputFormatError as exc:
                 log.warning("%s: trace view leaves out its samples: %s", per_sample, exc)
-                files[path] = {}
-        sample = files[path].get((row["source"], row.get("repeat", 0)))
-        if sample is not None:
-            sample = replace(sample, model=label or row.get("model") or sample.model)
-            out.append(TraceSample(sample, row, row.get("markers") or AUTO))
+                files[path] = None
+        found = files[path]
+        if found is None:
+            continue
+        sample = found.get((row["source"], row.get("repeat", 0)))
+        if sample is None:
+            missing += 1
+            continue
+        sample = replace(sample, model=label or row.get("model") or sample.model)
+        out.append(TraceSample(sample, row, row.get("markers") or AUTO))
+    if missing:
+        log.warning("%s: %d rows name a response no longer in their file", per_sample, missing)
     return out
 
 
