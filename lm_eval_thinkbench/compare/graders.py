@@ -80,9 +80,12 @@ def hendrycks_verdict(text: str, doc: dict[str, str]) -> Verdict:
     return Verdict(bool(score), saw)
 
 
-def minerva_verdicts(text: str, doc: dict[str, str]) -> tuple[Verdict, Verdict]:
+def minerva_verdicts(text: str, doc: dict[str, str]) -> tuple[Verdict, Verdict, object]:
     """minerva's ``exact_match`` and ``math_verify`` from one call of its
-    ``process_results`` (on the document as its ``process_docs`` makes it)."""
+    ``process_results`` (on the document as its ``process_docs`` makes it), and what its
+    math-verify ``parse`` made of the response (None when it did not get that far): plain
+    math-verify parses the same text with the same defaults, and on a long response that
+    parse is most of the time the comparison takes."""
     module = harness.minerva()
     try:
         gold = module.normalize_final_answer(
@@ -90,7 +93,7 @@ def minerva_verdicts(text: str, doc: dict[str, str]) -> tuple[Verdict, Verdict]:
         )
     except Exception as exc:  # an unusable gold: neither metric can hold
         failed = Verdict(False, f"error in the gold: {type(exc).__name__}: {exc}")
-        return failed, failed
+        return failed, failed, None
     mdoc = {**doc, "answer": gold}
     equiv: list[tuple[Any, ...]] = []
     parsed: list[tuple[Any, ...]] = []
@@ -102,23 +105,26 @@ def minerva_verdicts(text: str, doc: dict[str, str]) -> tuple[Verdict, Verdict]:
         scores = module.process_results(mdoc, [text])
     except Exception as exc:
         failed = Verdict(False, f"error: {type(exc).__name__}: {exc}")
-        return failed, failed
+        return failed, failed, None
     finally:
         for restore in restores:
             restore()
     exact = _pair(equiv[-1][0], equiv[-1][1]) if equiv else "(not compared)"
-    mv = "(not compared)"
+    mv, target = "(not compared)", None
     if len(parsed) >= 2:
         mv = _pair(_parsed(parsed[1][-1]), _parsed(parsed[0][-1]))
-    return Verdict(bool(scores["exact_match"]), exact), Verdict(bool(scores["math_verify"]), mv)
+        target = parsed[1][-1] if parsed[1][:-1] == (text,) else None
+    verdicts = Verdict(bool(scores["exact_match"]), exact), Verdict(bool(scores["math_verify"]), mv)
+    return (*verdicts, target)
 
 
-def math_verify_verdict(text: str, gold: str) -> Verdict:
+def math_verify_verdict(text: str, gold: str, target: object = None) -> Verdict:
+    """``target``: ``parse(text)`` when the caller already has it."""
     from math_verify import parse, verify
 
     try:
         gold_parsed = parse(f"${gold}$")
-        target = parse(text)
+        target = parse(text) if target is None else target
         correct = bool(verify(gold_parsed, target))
     except Exception as exc:
         return Verdict(False, f"error: {type(exc).__name__}: {exc}")
@@ -131,12 +137,12 @@ def harness_verdicts(
     """The verdicts of every standard grader (all of :data:`GRADERS` but ours)."""
     text = harness_text(response)
     doc = doc_for(problem, gold, solution)
-    minerva_exact, minerva_mv = minerva_verdicts(text, doc)
+    minerva_exact, minerva_mv, target = minerva_verdicts(text, doc)
     return {
         HENDRYCKS: hendrycks_verdict(text, doc),
         MINERVA: minerva_exact,
         MINERVA_MV: minerva_mv,
-        MATH_VERIFY: math_verify_verdict(text, gold),
+        MATH_VERIFY: math_verify_verdict(text, gold, target),
     }
 
 
