@@ -5,7 +5,9 @@ LogicGame's arrangement and password-cracking puzzles share one shape: a space o
 process that writes, after each condition, every position on which all remaining candidates
 agree (``*`` where they do not). The answer is the one candidate left after the last condition;
 generation keeps only puzzles where exactly one is left and every condition removes some, so
-the process is a pure function of the conditions and each step is checkable.
+the process is a pure function of the conditions and each step is checkable. Minesweeper is
+the same idea over mine placements: after each round of numbers, the mines that every fitting
+placement shares.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionSubclass, Stat
 from lm_eval_thinkbench.logic.registry import register
 
 UNKNOWN = "*"
+Test = Callable[[str], bool]
 
 
 def known_mask(candidates: Sequence[str]) -> str:
@@ -30,16 +33,13 @@ def known_mask(candidates: Sequence[str]) -> str:
     )
 
 
-def masks(space: Sequence[str], tests: Sequence[Callable[[str], bool]]) -> list[str]:
+def masks(space: Sequence[str], tests: Sequence[Test]) -> list[str]:
     """The known mask after each test is applied to the surviving candidates."""
     out, alive = [], list(space)
     for test in tests:
         alive = [c for c in alive if test(c)]
         out.append(known_mask(alive) if alive else "")
     return out
-
-
-Test = Callable[[str], bool]
 
 
 def chain(
