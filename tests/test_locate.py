@@ -541,3 +541,70 @@ def test_solve_an_equation_asks_for_its_unknown(grader):
     assert (found.step_index, found.rule) == (1, "asked"), found
     options = "So \\(x = 6\\) or \\(x = 7\\).\n\nThe code prints it."
     assert _first(options, "6", grader, problem).step_index is None
+
+
+# Held-out 6 real phrasings (Qwen2.5-Math-7B) that the locator missed before each rule.
+def test_code_states_nothing(grader):
+    """Python code assigns variables; only its output block is the model's statement, so the
+    unnamed "10 × 9 = 90" is adopted by the box after the code (held-out 6 idx 229)."""
+    from lm_eval_thinkbench.locate.claims import without_code
+
+    reasoning = (
+        "The total is:\n\\[ 10 \\times 9 = 90 \\]\n\nLet's confirm.\n```python\n"
+        "total_dishes = 10\n```\n```output\n90\n```\nThe number of meals is \\(\\boxed{90}\\)."
+    )
+    problem = "How many different combinations of meals can Yann and Camille order?"
+    found = _first(reasoning, "90", grader, problem)
+    assert (found.step_index, found.rule) == (0, "adopted"), found
+    blank = without_code(reasoning)
+    assert len(blank) == len(reasoning) and "total_dishes" not in blank and "90\n```" in blank
+
+
+def test_a_box_in_a_when_clause_is_still_the_answer(grader):
+    """A box in a sentence with a "when" clause is the answer all the same (idx 97)."""
+    reasoning = (
+        "Therefore, the direction she is facing when she finishes her spin is "
+        "\\boxed{\\text{east}}."
+    )
+    problem = "Which direction (north, south, east or west) is she facing when she finishes?"
+    assert _first(reasoning, "\\text{east}", grader, problem).rule == "boxed"
+
+
+def test_given_relations_and_definitions_are_no_results(grader):
+    """A relation of the problem with words before it ("Using the property \\(\\omega^3 =
+    1\\)", idx 480) is a given, and "f(x) is even if f(-x) = f(x)" a definition (idx 120):
+    neither is the first-correct step."""
+    problem = (
+        "Let $\\omega$ be a complex number such that $\\omega^3 = 1.$  Find all possible "
+        "values of \\[\\frac{1}{1 + \\omega} + \\frac{1}{1 + \\omega^2}.\\]"
+    )
+    reasoning = (
+        "Using the property \\(\\omega^3 = 1\\), we simplify the denominator.\n\n"
+        "So the expression simplifies to:\n\\[\n\\frac{2 + \\omega + \\omega^2}{2 + \\omega + "
+        "\\omega^2} = 1.\n\\]\n\nThus, the value of the expression is \\(1\\)."
+    )
+    assert _first(reasoning, "1", grader, problem).step_index == 1
+    problem = "Let $f(x)$ be an odd function. Is $f(f(g(x)))$ even, odd, or neither?"
+    reasoning = (
+        "- A function \\( f(x) \\) is even if \\( f(-x) = f(x) \\).\n\n"
+        "Therefore, the function \\( f(f(g(x))) \\) is even."
+    )
+    assert _first(reasoning, "\\text{even}", grader, problem).step_index != 0
+
+
+def test_a_formula_after_a_preposition_is_not_asked_with_the_first():
+    """ "the minimum value taken by $f(x)$ for $x$ in the interval" asks about f, not x (idx
+    489); "Find $a$ and $b$" asks for both."""
+    from lm_eval_thinkbench.locate.asked import question_names
+
+    math, _ = question_names("Determine the minimum value taken by $f(x)$ for $x$ in the interval.")
+    assert "x" not in math
+    assert {"a", "b"} <= question_names("Find $a$ and $b$.")[0]
+
+
+def test_a_decimal_without_its_leading_zero_has_the_same_form():
+    """For "Convert $\\frac{57}{160}$ to a terminating decimal", 0.35625 is in the gold's form
+    .35625 (idx 433); the fraction is not."""
+    from lm_eval_thinkbench.locate.commit import same_form
+
+    assert same_form("0.35625", ".35625") and not same_form("\\frac{57}{160}", ".35625")

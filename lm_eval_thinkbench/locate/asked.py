@@ -335,6 +335,8 @@ _APPOSITION = re.compile(
     r"[A-Za-z][A-Za-z-]*\s+){1,4}$"
 )
 _EMPHASIS = re.compile(r"\\(?:textbf|textit|emph)\s*\{(?P<word>[A-Za-z ]+)\}")
+#: What joins formulas that are asked together ("$a$, $b$ and $c$"), unlike "$f(x)$ for $x$".
+_LISTED = re.compile(r"(?i)^\s*(?:,|and|,\s*and)?\s*$")
 _SOLVE_FOR = re.compile(
     r"(?i)\bsolve\b[^.?]*?\bfor\s+(?:\$(?P<var>[A-Za-z](?:_\{?\w+\}?)?)\$|\\\((?P=var)\\\))".replace(
         "(?P=var)", "[A-Za-z]"
@@ -375,6 +377,7 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
         verbs = list(_ASK_VERB.finditer(sentence))
         for verb in verbs:  # "If ..., then what is $t(g(16))$?"; "... find all integers $n$"
             at = verb.end()
+            taken = False  # a second formula is asked only when listed: "find $a$ and $b$"
             for span in math_spans(sentence):
                 if span.start < at:
                     continue
@@ -391,10 +394,12 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
                 if (
                     not (_ASK_FILLER.match(between) or apposed)
                     or sentence[span.end : span.end + 1] == "-"
+                    or (taken and not _LISTED.match(between))
                 ):
                     break  # past the asked formula, or "$x$-value": a word, not a formula
                 if inner and not _RELATION.search(inner) and len(inner) <= 80:
                     math.add(name_key(inner))
+                    taken = True
                 at = span.end
         last_verb = verbs[-1] if verbs else None
         for m in _SOLVE_FOR.finditer(sentence):  # "Solve the following equation for $x$"

@@ -243,7 +243,9 @@ def read(
 
     ``joins`` are math relations that do not split a term here (``,`` and ``\\pm`` when the
     gold is a list like ``3, 5, 7`` or ``1 \\pm \\sqrt{19}``). ``words`` are words that are
-    values here ("ellipse" when the gold is ``\\text{ellipse}``: "this must be an ellipse")."""
+    values here ("ellipse" when the gold is ``\\text{ellipse}``: "this must be an ellipse").
+    Code blocks are read as blank (see :func:`without_code`)."""
+    text = without_code(text)
     spans = math_spans(text)
     state = _State(joins=joins, words=words)
     at = 0
@@ -263,6 +265,32 @@ def read(
     _mark_enumerations(text, state.claims)
     _loose_boxes(text, state.claims)
     return Reading(state.claims, state.aliases)
+
+
+#: A code fence: three backticks and the language, if any, to the end of the line.
+_FENCE = re.compile(r"```[^\n`]*")
+
+
+def without_code(text: str) -> str:
+    """``text`` with its fenced code blocks (```` ```python ... ``` ````) blanked out, same
+    length: code assigns variables (``total_dishes = 10``) but states nothing about the problem
+    (the protocol's reading); an ```` ```output ```` block is what the model says it printed
+    and stays. Fences pair in order, opening and closing; an unclosed block runs to the end."""
+    if "```" not in text:
+        return text
+    fences = list(_FENCE.finditer(text))
+    out = []
+    at = 0
+    for i in range(0, len(fences), 2):
+        opening = fences[i]
+        close = fences[i + 1].start() if i + 1 < len(fences) else len(text)
+        if opening.group().strip("`").strip().lower() == "output":
+            continue
+        out.append(text[at : opening.end()])
+        out.append(re.sub(r"[^\n]", " ", text[opening.end() : close]))
+        at = close
+    out.append(text[at:])
+    return "".join(out)
 
 
 def _loose_boxes(text: str, claims: list[Claim]) -> None:
@@ -468,6 +496,8 @@ _SEGMENT_BREAKS = frozenset(
 _RELATIVE = frozenset(("where", "when"))
 #: A paragraph that is an item of an enumeration ("1.", "2)", "- ", "(a)").
 _ENUMERATED = re.compile(r"(?m)(?:^|(?<=\n\n))[ \t]*(?:\d{1,2}[.)]|[-*•]|\([a-z0-9]\))[ \t]+")
+#: Conditions that may follow what they condition ("x is even if ...", "... unless x = 0").
+_CONSEQUENT_BREAKS = frozenset(("if", "unless", "assuming", "suppose"))
 _CONDITION_BREAKS = frozenset(
     ("if", "when", "whenever", "unless", "assuming", "suppose", "except", "excluding", "besides")
 )
@@ -489,6 +519,7 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     segment = 0
     segments: list[int] = []
     solved: list[tuple[int, int]] = []  # (claim before an "or", first claim after it)
+    last_clause = len(state.claims)  # the first claim of the clause read last
     for tok in [*toks, _Tok("break", end, end, what="end")]:
         if tok.kind != "break":
             clause.append(tok)
@@ -501,7 +532,7 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
             premise = condition == ""  # the clause right after "if"/"when": the condition
             if premise:
                 condition = text[clause[0].start : clause[-1].end]
-            before = len(state.claims)
+            before = last_clause = len(state.claims)
             _chain(text, clause, frozenset(flags | clause_flags), (start, end), state)
             if solved and solved[-1][1] < 0 and len(state.claims) > before:
                 solved[-1] = (solved[-1][0], before)
@@ -526,6 +557,9 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
         elif tok.what in _CONDITION_BREAKS:
             clause_flags.add("condition")
             condition = ""
+            if tok.what in _CONSEQUENT_BREAKS:  # "f(x) is even if f(-x) = f(x)": a definition
+                for i in range(last_clause, len(state.claims)):
+                    state.claims[i] = _with(state.claims[i], "condition")
         elif tok.what in _SEGMENT_BREAKS:
             segment += 1
             clause_flags.clear()
@@ -1023,7 +1057,14 @@ def _subject(text: str, term: _Tok) -> str | None:
         rest = _spoken_operators(rest)
     if not rest or _PRONOUN.match(rest):
         return None
+    if at := _AT_VARIABLE.search(rest):  # "the minimum ... will occur at x" = 15: x is 15
+        return at.group(1)
     return rest
+
+
+#: A subject that ends in a variable after "at"/"when"/"for": the chain's "=" gives the
+#: variable's value ("the minimum value of f(x) will occur at x = 15"), not the noun's.
+_AT_VARIABLE = re.compile(r"\b(?:at|when|for|where)\s+([a-zA-Z](?:_\{?\w+\}?)?)\s*$")
 
 
 def _name(text: str, term: _Tok) -> str | None:

@@ -354,6 +354,8 @@ def _candidates(
     openers: list[_Opener] = []
     for claim in claims:
         flags = claim.flags
+        if "boxed" in flags:  # "the direction she is facing when she finishes is \\boxed{east}"
+            flags = flags - {"condition", "premise"}
         if flags & _REJECT or ("approx" in flags and not gold_decimal):
             continue
         if "condition" in flags and not _given(claim.condition, problem_key):
@@ -409,11 +411,19 @@ def _given(condition: str | None, problem_key: str) -> bool:
 
 
 def _restates(reasoning: str, claim: Claim, problem_key: str) -> bool:
-    """Whether the claim's text occurs in the problem (a given, restated)."""
+    """Whether the claim's text occurs in the problem (a given, restated), or its relation does
+    with words before it ("Using the property \\(\\omega^3 = 1\\)" when the problem says
+    "$\\omega^3 = 1$")."""
     if not problem_key:
         return False
     key = name_key(reasoning[claim.start : claim.end])
-    return len(key) >= 3 and key in problem_key
+    if len(key) >= 3 and key in problem_key:
+        return True
+    left = claim.lhs or (claim.names[-1] if claim.names else None)
+    relation = name_key(f"{left}={claim.value}") if left else ""
+    before = r"(?<![\w^])" if relation[:1].isalnum() else ""  # keys have no spaces
+    whole = rf"{before}{re.escape(relation)}(?![\w^{{(]|\.\d)"  # not "f(x)=3" of "f(x)=3x^4"
+    return len(relation) >= 4 and bool(re.search(whole, problem_key))
 
 
 def same_form(value: str, gold: str) -> bool:
@@ -424,8 +434,14 @@ def same_form(value: str, gold: str) -> bool:
 
 
 def _atom_list(value: str) -> list[str]:
+    """The atoms of ``value``; a decimal without its leading zero (``.35625``) is the same
+    number as with it (``0.35625``)."""
+    value = _BARE_DECIMAL.sub(r"\g<1>0.", value)
     found = _ATOM.findall(_FRAC_SHORTHAND.sub(r"\\frac{\1}{\2}", value))
     return ["sqrt" if a in ("\\sqrt", "sqrt", "√") else a.lstrip("\\") for a in found]
+
+
+_BARE_DECIMAL = re.compile(r"(^|[^\d])\.(?=\d)")
 
 
 def atoms(value: str) -> int:
