@@ -608,3 +608,21 @@ def test_a_decimal_without_its_leading_zero_has_the_same_form():
     from lm_eval_thinkbench.locate.commit import same_form
 
     assert same_form("0.35625", ".35625") and not same_form("\\frac{57}{160}", ".35625")
+
+
+def test_a_fraction_and_its_value_are_one_value(grader):
+    """ "x = \\frac{30}{5} \\implies x = 6" gives x one value, not a list (held-out 7 idx 121)."""
+    reasoning = (
+        "We combine the fractions.\n\n4. Finally, divide both sides by 5:\n   \\[\n   x = "
+        "\\frac{30}{5} \\implies x = 6\n   \\]\n\nThe code prints [6]."
+    )
+    found = _first(reasoning, "6", grader, "Solve for $x$: $\\frac{x}2 + \\frac{x}3 = 5$")
+    assert (found.step_index, found.rule) == (1, "asked"), found
+
+
+def test_a_count_before_two_adjectives_and_its_noun(grader):
+    """ "there are 8 possible integer values for t" counts the integer values (idx 468)."""
+    problem = "How many integer values of $t$ satisfy this condition?"
+    reasoning = "So 4 < t < 12.25.\n\nTherefore, there are 8 possible integer values for \\( t \\)."
+    found = _first(reasoning, "8", grader, problem)
+    assert (found.step_index, found.rule) == (1, "asked"), found

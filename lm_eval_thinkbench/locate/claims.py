@@ -26,6 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from functools import lru_cache
 
 from lm_eval_thinkbench.math.extract import all_boxed
@@ -572,6 +573,17 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     _mark_lists(state, first, segments)
 
 
+def _number_key(value: str) -> str:
+    """A value's key for telling values apart, a fraction of integers by its value: "x =
+    \\frac{30}{5} \\implies x = 6" gives x one value, written twice."""
+    key = _key(value)
+    m = re.fullmatch(r"(-?)(?:\\[dt]?frac\{(\d+)\}\{(\d+)\}|(\d+)/(\d+))", key)
+    if m and int(m[3] or m[5]):
+        number = Fraction(int(m[2] or m[4]), int(m[3] or m[5]))
+        return str(-number if m[1] else number)
+    return key
+
+
 def _unhedge_solved(claims: list[Claim], pairs: Sequence[tuple[int, int]]) -> None:
     """An equation and the same equation solved for its variable, joined by "or" ("\\(33x =
     330\\) or \\(x = 10\\)"), state one thing twice, not two options: the second's name is the
@@ -624,12 +636,13 @@ def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
     """Several values for the same name in one part of a sentence ("x = 6, x = 1, and x = -2")
     are a list of solutions or candidates, not a commitment to one; "but x = 1 is smaller"
     after such a list is a part of its own. A formula in other variables is no value of its
-    own: "b = -a/2, so b = -(-2)/2 = 1" gives b one value."""
+    own ("b = -a/2, so b = -(-2)/2 = 1" gives b one value), and a fraction is its value
+    (``\\frac{30}{5}`` and 6 are one)."""
     claims = state.claims[since:]
     seen: dict[tuple[str, int], set[str]] = {}
     for claim, segment in zip(claims, segments, strict=True):
         if claim.names and not pending_operation(claim.value) and not _VARIABLE.search(claim.value):
-            seen.setdefault((_key(claim.names[0]), segment), set()).add(_key(claim.value))
+            seen.setdefault((_key(claim.names[0]), segment), set()).add(_number_key(claim.value))
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
         key = (_key(claim.names[0]), segment) if claim.names else None
         if key is not None and key[0] and len(seen.get(key, ())) > 1:
@@ -670,7 +683,9 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
     seen: dict[tuple[str, int], set[str]] = {}
     for i, run in items:
         if claims[i].names and not _VARIABLE.search(claims[i].value):
-            seen.setdefault((_key(claims[i].names[0]), run), set()).add(_key(claims[i].value))
+            seen.setdefault((_key(claims[i].names[0]), run), set()).add(
+                _number_key(claims[i].value)
+            )
     for i, run in items:
         if claims[i].names and len(seen.get((_key(claims[i].names[0]), run), ())) > 1:
             claims[i] = _with(claims[i], "list")
@@ -805,9 +820,10 @@ def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
 
 
 #: A number with its unit in prose: "$10 more", "36 miles", "4 beakers".
-#: The plural noun after a prose value, possibly after one adjective ("3 distinct ways").
+#: The plural noun after a prose value, possibly after one or two adjectives ("3 distinct
+#: ways", "8 possible integer values").
 _PLURAL_UNIT = re.compile(
-    r"\s*(?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z]{3,}(?<!s)\s+)?"
+    r"\s*(?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z]{3,}(?<!s)\s+){0,2}"
     r"([A-Za-z]{2,}s)\b"
 )
 _MENTION = re.compile(
