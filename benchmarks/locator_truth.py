@@ -18,7 +18,7 @@ Files here: ``../shared/data/traces/first_correct_dev.jsonl`` (20 traces, two an
 locator was designed), ``benchmarks/data/first_correct_heldout.jsonl`` (36 traces annotated
 blind to the locator), ``first_correct_heldout2.jsonl`` (28 Sky-T1 and the 10 DeepSeek-R1
 traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 one), and
-``first_correct_heldout3.jsonl`` to ``first_correct_heldout7.jsonl`` (44, 40, 40, 38 and 36
+``first_correct_heldout3.jsonl`` to ``first_correct_heldout8.jsonl`` (44, 40, 40, 38, 36 and 36
 Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning, each annotated after the rules were
 revised for the previous set's misses).
 """
