@@ -15,6 +15,11 @@ of the asked quantity come from
 
 A name that is a proper part of an asked expression (``f(5)`` of ``g(f(5) - 1)``, ``a`` of
 ``a + b``) names an intermediate quantity.
+
+A long trace gives the same few names over and over (``x``, "the area", ``f(5)``), and every
+claim's names are compared with the asked ones, so the pure string functions here are
+memoised (:data:`_MEMO` entries each): the comparisons then cost a dictionary look-up, not a
+dozen regex passes per name.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from lm_eval_thinkbench.locate.claims import Claim, math_spans
 
@@ -48,6 +54,8 @@ _ASKS = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.?!])\s+(?=[A-Z$\\])|(?<=[.?!]\$)\s+(?=[A-Z])|\n\s*\n")
 _RELATION = re.compile(r"=|<|>|\\[lg]eq?\b|\\neq?\b|\\in\b|≤|≥")
+#: Entries of each memoised name function (names are short: a few MB at most).
+_MEMO = 1 << 14
 
 
 #: A symbol written as itself and as its LaTeX command names one thing: a problem's
@@ -62,6 +70,7 @@ _UNICODE_SYMBOLS = str.maketrans(
 )  # fmt: skip
 
 
+@lru_cache(maxsize=_MEMO)
 def name_key(name: str) -> str:
     """A name's comparable form: unicode symbols as their LaTeX commands (``□`` is
     ``\\square``), no spaces, sizing commands, ``$``, decorations
@@ -83,12 +92,14 @@ def name_key(name: str) -> str:
 _FUNCTIONS = "sin|cos|tan|cot|sec|csc|log|ln|exp|arcsin|arccos|arctan|gcd|lcm|max|min|sqrt|det"
 
 
+@lru_cache(maxsize=_MEMO)
 def _prose(name: str) -> str:
     """A name without its LaTeX: commands, environments and ``\\text``-like arguments."""
     name = re.sub(r"\\(?:begin|end|text|mathrm|mathbf|operatorname|mbox)\s*\{[^{}]*\}", " ", name)
     return re.sub(r"\\[A-Za-z]+", " ", name)
 
 
+@lru_cache(maxsize=_MEMO)
 def content_words(name: str) -> frozenset[str]:
     """The words that identify a name, crudely stemmed ("roots" -> "root", "walked" -> "walk")."""
     words = set()
@@ -109,6 +120,7 @@ _ORDINALS = frozenset(
 )  # fmt: skip
 
 
+@lru_cache(maxsize=_MEMO)
 def head_word(name: str) -> str | None:
     """The noun a name is about: the last specific word before "of" (participles skipped:
     "total miles walked" -> "mile"), or the first after it when that one is generic ("the sum
@@ -126,6 +138,7 @@ def head_word(name: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=_MEMO)
 def _noun_words(name: str) -> frozenset[str]:
     """Specific words of a name that can be nouns (no "-ed", "-ing", "-ly" forms): what an
     alias "the median is the 14th term" adds, and nothing from "is divided by"."""
@@ -169,6 +182,7 @@ def _has_letter(name: str) -> bool:
     return bool(re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", name)))
 
 
+@lru_cache(maxsize=_MEMO)
 def _is_math_name(name: str) -> bool:
     """A name written as math (``x``, ``a+b``, ``g(f(5)-1)``, ``\\tan A``), not as words."""
     plain = re.sub(r"\b(?:" + _FUNCTIONS + r")\b", " ", _prose(name))
@@ -257,7 +271,8 @@ def _part_of(key: str, whole: str) -> bool:
     return False
 
 
-def _math_parts(name: str) -> list[str]:
+@lru_cache(maxsize=_MEMO)
+def _math_parts(name: str) -> tuple[str, ...]:
     """The formulas a mixed name gives its quantity: one in apposition ("the sum A + B + C +
     D", "the angle θ") or right after "value of" ("the value of g(f(5) - 1)"), not one after
     a preposition, which is an argument ("the image of the line y = 2x + 1")."""
@@ -278,7 +293,7 @@ def _math_parts(name: str) -> list[str]:
         if run and named and not argument:
             parts.append(" ".join(run).strip(".,;:"))
         run = []
-    return parts
+    return tuple(parts)  # memoised: immutable
 
 
 _PREPOSITIONS = frozenset(
@@ -290,6 +305,7 @@ _PREPOSITIONS = frozenset(
 _DELIMITERS = re.compile(r"\\[()\[\]]|\$")
 
 
+@lru_cache(maxsize=_MEMO)
 def _is_formula_word(word: str) -> bool:
     """A plain-text word that belongs to a formula: operators, numbers, single letters,
     function names (``tan``), and function applications like ``g(f(5)``."""

@@ -100,9 +100,13 @@ _MATH_LINKS["≈"] = "approx"
 #: Words in ``\\text{..}`` that break a chain the way the same words do in prose.
 _TEXT_BREAK_WORDS = re.compile(r"(?i)\b(?:and|or|so|if|when|where|for|since|then|thus|hence)\b")
 
-#: Links and breaks in prose. Order matters: longer phrases first.
+#: Links and breaks in prose. Order matters: longer phrases first. The leading lookahead only
+#: restates where a match can start (a symbol, whitespace before "which", or the start of a
+#: word): it settles most positions of a sentence at once, where the alternation would try its
+#: sixty phrases one by one (``tests/test_locate_speed.py`` compares it with the plain one).
 _PROSE = re.compile(
-    r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
+    r"(?=[,=≡≈'’;:→⇒\-⟹]|\s+which|\b\w)"
+    r"(?:(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
     r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|=|≡|≈"
     r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals|should\s+be|would\s+be|must\s+be|will\s+be"
     r"|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is|are|was|were|becomes|become"
@@ -115,7 +119,7 @@ _PROSE = re.compile(
     r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
     r"|\b(?:and|but|so|then|thus|hence"
     r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"
-    r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b)",
+    r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b))",
     re.IGNORECASE,
 )
 #: After a comma these continue the chain: "15x + (-80), which is just 15x - 80".
@@ -978,18 +982,33 @@ def _value(
     "4005." -> "4005"), which ends at the first plain word, so a value never runs past its
     clause. The word after a prose value is its unit ("11 integers": "integers")."""
     start, end, is_math = term.pieces[0]
+    after = text[end : term.pieces[1][1]] if is_math and len(term.pieces) > 1 else None
+    found = _value_of(text[start:end], is_math, after, words)
+    return None if found is None else (start + found[0], found[1], found[2])
+
+
+#: Entries of each memoised reading of a term's text. A clause's terms are read several times
+#: over (as a value, a name, a subject, from each end of the chain), and a trace repeats its
+#: terms; reading each distinct text once makes :func:`read` several times faster.
+_MEMO = 1 << 15
+
+
+@lru_cache(maxsize=_MEMO)
+def _value_of(
+    raw: str, is_math: bool, after: str | None, words: frozenset[str]
+) -> tuple[int, str, str | None] | None:
+    """:func:`_value` of a term's first piece ``raw`` (``after``: the text from its end to the
+    end of the next piece, for a math piece), the start relative to ``raw``."""
     if is_math:
-        value = _clean(text[start:end])
+        value = _clean(raw)
         if not value or not _looks_like_value(value):
             return None
-        after = term.pieces[1] if len(term.pieces) > 1 else None  # "$12$ pairs"
-        unit = re.match(r"[\s)$\\]*([A-Za-z]{2,}s)\b", text[end : after[1]]) if after else None
-        at = start + max(text.find(value, start, end) - start, 0)
-        return at, value, unit.group(1) if unit else None
-    raw = text[start:end]
+        # "$12$ pairs"
+        unit = re.match(r"[\s)$\\]*([A-Za-z]{2,}s)\b", after) if after is not None else None
+        return max(raw.find(value), 0), value, unit.group(1) if unit else None
     named = re.match(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)", raw)
     if named and named.group(1).lower() in words:  # "an ellipse" when the gold is a word
-        return start + named.start(1), f"\\text{{{named.group(1)}}}", None
+        return named.start(1), f"\\text{{{named.group(1)}}}", None
     tokens = list(re.finditer(r"\S+", raw))
     kept_end = None
     open_operator = False  # "2 times" ends in an operator: not yet a value
@@ -1022,10 +1041,10 @@ def _value(
         value = _spoken_operators(value)
     unit = _PLURAL_UNIT.match(raw, kept_end)  # a plural noun: "36 miles", "3 distinct ways"
     at = raw.find(value)
-    return start + max(at, 0), value, unit.group(1) if unit else None
+    return max(at, 0), value, unit.group(1) if unit else None
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=_MEMO)
 def _clean(value: str) -> str:
     """A value or name without delimiters, trailing punctuation, a modulus (``\\pmod{11}``) or
     a unit after it (``16\\text{ cm}``; a ``\\text{..}`` that is the whole value stays)."""
@@ -1060,8 +1079,12 @@ _DELIMITERS = re.compile(r"\\[()\[\]]|\$")
 def _subject(text: str, term: _Tok) -> str | None:
     """The name a chain's first term gives: its noun phrase without discourse words before it
     ("So, it seems that the maximum value" -> "the maximum value")."""
-    raw = text[term.start : term.end]
-    if term.math:
+    return _subject_of(text[term.start : term.end], term.math)
+
+
+@lru_cache(maxsize=_MEMO)
+def _subject_of(raw: str, math: bool) -> str | None:
+    if math:
         return _clean(raw) or None
     cut = _SUBJECT_CUT.match(raw)
     if cut and not re.search(r"\w", raw[cut.end() :]):
@@ -1084,9 +1107,14 @@ _AT_VARIABLE = re.compile(r"\b(?:at|when|for|where)\s+([a-zA-Z](?:_\{?\w+\}?)?)\
 
 
 def _name(text: str, term: _Tok) -> str | None:
-    if term.math:
-        return _clean(text[term.start : term.end]) or None
-    name = " ".join(_clean(_DELIMITERS.sub(" ", text[term.start : term.end])).split())
+    return _name_of(text[term.start : term.end], term.math)
+
+
+@lru_cache(maxsize=_MEMO)
+def _name_of(raw: str, math: bool) -> str | None:
+    if math:
+        return _clean(raw) or None
+    name = " ".join(_clean(_DELIMITERS.sub(" ", raw)).split())
     return _spoken_operators(name) if _SPOKEN.search(name) else name or None
 
 

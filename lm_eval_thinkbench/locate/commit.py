@@ -36,6 +36,7 @@ the first equivalent, so a long trace costs a few calls.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from math import gcd
@@ -497,12 +498,23 @@ def _first_equal(
     free: frozenset[str],
     openers: Sequence[_Opener] = (),
 ) -> Found:
-    """Walk the candidates in order, grading lazily. An open claim equal to the gold is a
-    result at once when the gold is no integer and the claim names its value in no words of its
-    own nor by a variable of the problem, or when the problem asks to rewrite a formula (the
-    claim is in the gold's form, which an intermediate is not; for a plain integer, which has
-    no form to tell, only an unnamed claim); otherwise it needs the adoption rule (module
-    docstring)."""
+    """Walk the candidates in order, grading lazily; the first that counts (see
+    :func:`_prospects`) is the commitment.
+
+    Most candidates of a long trace could not count whatever their value (an open claim that
+    nothing adopts), and grading is what a trace costs, so only the candidates that could
+    count are graded: one batched call from the first unknown one onward, which stops at the
+    first equivalent value."""
+    prospects = _prospects(
+        candidates,
+        integer_gold=integer_gold,
+        rewrite=rewrite,
+        doubts=doubts,
+        asides=asides,
+        free=free,
+        openers=openers,
+    )
+    viable = [i for i, prospect in enumerate(prospects) if prospect is not None]
     verdicts: dict[str, bool] = {}
     graded = timeouts = 0
 
@@ -510,7 +522,8 @@ def _first_equal(
         nonlocal graded, timeouts
         value = candidates[i].value
         if value not in verdicts:
-            batch = list(dict.fromkeys(c.value for c in candidates[i:] if c.value not in verdicts))
+            later = (candidates[j].value for j in viable[bisect_left(viable, i) :])
+            batch = list(dict.fromkeys(v for v in later if v not in verdicts))
             match = grader.first_equivalent(gold, batch)
             graded += len(batch) if match.index is None else match.index + 1
             timeouts += match.timeouts
@@ -522,39 +535,104 @@ def _first_equal(
                 verdicts.update(dict.fromkeys(batch, False))
         return verdicts[value]
 
-    for i, candidate in enumerate(candidates):
+    for i in viable:
+        rule, adopter = prospects[i]  # type: ignore[misc]  # viable: not None
         if not equal(i):
             continue
+        if adopter is None or equal(adopter):
+            return Found(candidates[i].claim, rule, graded, timeouts)
+    return Found(None, None, graded, timeouts)
+
+
+def _prospects(
+    candidates: Sequence[_Candidate],
+    *,
+    integer_gold: bool,
+    rewrite: bool,
+    doubts: Sequence[tuple[int, str]],
+    asides: Sequence[tuple[int, str]],
+    free: frozenset[str],
+    openers: Sequence[_Opener],
+) -> list[tuple[str, int | None] | None]:
+    """For each candidate, what would make it count if its value equals the gold: the rule,
+    and the adopter whose value must equal the gold too (rule "adopted"); None when nothing
+    would. This reads the text only, never a verdict.
+
+    A boxed, answer or asked claim counts by its kind, an unnamed chain that computes what an
+    opener set the asked quantity to as "computed" (:func:`_computes`); an unreduced fraction
+    never otherwise. An open claim is a result at once when the gold is no integer and the
+    claim names its value in no words of its own nor by a variable of the problem, or when the
+    problem asks to rewrite a formula (the claim is in the gold's form, which an intermediate
+    is not; for a plain integer, which has no form to tell, only an unnamed claim); otherwise
+    it needs the adoption rule (module docstring): the next non-open candidate adopts it, in
+    the same paragraph or the next for a named value, with no doubt about the value and
+    nothing else computed in between. The adoption look-ups are bisections and precomputed
+    indexes, not scans of the candidates between."""
+    count = len(candidates)
+    keys = [name_key(c.value) for c in candidates]
+    adopters: list[int | None] = [None] * count  # the first non-open candidate after each
+    same_until = [count] * count  # the first candidate after each whose value differs
+    following: int | None = None
+    for i in range(count - 1, -1, -1):
+        adopters[i] = following
+        if candidates[i].kind != "open":
+            following = i
+        if i + 1 < count:
+            same_until[i] = same_until[i + 1] if keys[i + 1] == keys[i] else i + 1
+    doubted = _positions_by_key(doubts)
+    set_aside = _positions_by_key(asides)
+    all_asides = sorted(at for at, _ in asides)
+
+    out: list[tuple[str, int | None] | None] = []
+    for i, candidate in enumerate(candidates):
+        out.append(None)
         if candidate.kind != "open":
-            return Found(candidate.claim, candidate.kind, graded, timeouts)
+            out[i] = (candidate.kind, None)
+            continue
         if _computes(candidate, candidates[:i], openers):
-            return Found(candidate.claim, "computed", graded, timeouts)
+            out[i] = ("computed", None)
+            continue
         if candidate.unreduced:
             continue
-        by_variable = any(name_key(n) in free for n in candidate.claim.names)
-        named = any(_has_letter(n) for n in candidate.claim.names)
+        names = candidate.claim.names
+        by_variable = any(name_key(n) in free for n in names)
+        named = any(_has_letter(n) for n in names)
         if (rewrite and not (integer_gold and named)) or not (
             integer_gold or by_variable or named_in_words(candidate.claim)
         ):
-            return Found(candidate.claim, "result", graded, timeouts)
-        adopter = next(
-            (j for j in range(i + 1, len(candidates)) if candidates[j].kind != "open"), None
-        )
+            out[i] = ("result", None)
+            continue
+        adopter = adopters[i]
         if adopter is None:
             continue
         if named and candidates[adopter].paragraph - candidate.paragraph > 1:
             continue  # a named value is adopted in the same paragraph or the next, or not at all
-        key = name_key(candidate.value)
+        key = keys[i]
         start, stop = candidate.claim.start, candidates[adopter].claim.start
-        if any(start < at < stop and k == key for at, k in doubts):
+        if _between(doubted.get(key, []), start, stop):
             continue
-        if any(start < at < stop and k != key for at, k in asides) or (
-            not named and any(name_key(c.value) != key for c in candidates[i + 1 : adopter])
-        ):
+        other_asides = _between(all_asides, start, stop) - _between(
+            set_aside.get(key, []), start, stop
+        )
+        if other_asides or (not named and same_until[i] < adopter):
             continue  # the model computed something else before adopting: not its result
-        if equal(adopter):
-            return Found(candidate.claim, "adopted", graded, timeouts)
-    return Found(None, None, graded, timeouts)
+        out[i] = ("adopted", adopter)
+    return out
+
+
+def _positions_by_key(marks: Sequence[tuple[int, str]]) -> dict[str, list[int]]:
+    """``(position, key)`` pairs as each key's sorted positions."""
+    by_key: dict[str, list[int]] = {}
+    for at, key in marks:
+        by_key.setdefault(key, []).append(at)
+    for positions in by_key.values():
+        positions.sort()
+    return by_key
+
+
+def _between(positions: Sequence[int], start: int, stop: int) -> int:
+    """How many of the sorted ``positions`` lie strictly between ``start`` and ``stop``."""
+    return max(0, bisect_left(positions, stop) - bisect_right(positions, start))
 
 
 def _computes(
