@@ -336,6 +336,7 @@ def test_server_replies_with_the_simulated_trace(
     assert unknown["content"] == "I don't know."
 
 
+@pytest.mark.slow
 def test_server_rejects_bad_requests(server: tuple[str, str]) -> None:
     url, _ = server
     for body in (b"{not json", b"[1, 2]", b'{"messages": []}'):
