@@ -8,10 +8,12 @@ replies with known truth (right, a wrong answer with right steps, a wrong step, 
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import math
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 from support.data import SHARED_DATA
@@ -27,6 +29,7 @@ from lm_eval_thinkbench.logic.execution.deduction import (
 from lm_eval_thinkbench.logic.execution.games import flips, opening, place, press
 from lm_eval_thinkbench.logic.items import make_item, to_doc
 from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, OK
+from lm_eval_thinkbench.logic.planning.latin import cage_value
 from lm_eval_thinkbench.logic.score import Reference, score_output
 from lm_eval_thinkbench.logic.seeds import derive_rng
 
@@ -543,3 +546,29 @@ def test_the_deductions_reproduce_logicgames_password_references():
     claims = [["even", 0, False], ["greater", 4, False], ["is", 1, False]]
     steps = _sub("deduction/password").run({"lo": 1, "hi": 9, "guesses": claims})
     assert steps == [step_text(s) for s in refs[0]["process"]]
+
+
+def test_logicgames_queens_and_cage_sudoku_items_measured_with_these_solvers():
+    """On the release's whole set: every n-queens item has one completion; of the eight
+    arithmetic-Sudoku items, logic_string0801_67 has none under its own stated rules (its cages
+    force (2,1) to 0), the others one. A one-cell cage is its digit whatever the operator."""
+    assert [cage_value(op, [3]) for op in "+-*/"] == [3, 3, 3, 3]
+    spec = importlib.util.spec_from_file_location(
+        "logicgame_uniqueness", Path(__file__).resolve().parents[1] / "benchmarks"
+        / "logicgame_uniqueness.py"
+    )  # fmt: skip
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    text = (SHARED_DATA / "logicgame" / "en_all_304.jsonl").read_text(encoding="utf-8")
+    rows = [json.loads(line) for line in text.splitlines()]
+    queens = {
+        r.split(" | ")[0].strip("| "): r.rsplit("|", 2)[1].strip() for r in bench.queens_rows(rows)
+    }
+    cages = {
+        r.split(" | ")[0].strip("| "): r.rsplit("|", 2)[1].strip() for r in bench.cage_rows(rows)
+    }
+    assert len(queens) == 8 and set(queens.values()) == {"1"}
+    assert len(cages) == 8
+    assert {q for q, n in cages.items() if n != "1"} == {"logic_string0801_67"}
+    assert cages["logic_string0801_67"] == "0"

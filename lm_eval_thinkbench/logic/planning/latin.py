@@ -181,7 +181,10 @@ OPS_BY_LEVEL = ("+", "*", "-", "/")
 
 
 def cage_value(op: str, values: Sequence[int]) -> int | None:
-    """The cage's result under ``op`` (None: / does not divide evenly)."""
+    """The cage's result under ``op`` (None: / does not divide evenly); a one-cell cage's
+    result is its digit whatever the operator, as LogicGame states it."""
+    if len(values) == 1:
+        return values[0]
     if op == "+":
         return sum(values)
     if op == "*":
