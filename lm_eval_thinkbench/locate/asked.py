@@ -212,7 +212,7 @@ class Asked:
             return True
         # "the smallest real number in this domain" for "the smallest real number $x$ in the
         # domain of ...": a qualifier that restates the question's own leaves the head
-        qualified = _QUALIFIER.match(name)
+        qualified = _QUALIFIER.match(name) if _PREPOSITION.search(name) else None
         if (
             qualified
             and content_words(qualified["qualifier"]) - GENERIC <= self.context
@@ -253,6 +253,7 @@ class Asked:
 
 #: A noun phrase and the prepositional phrase after it ("the smallest real number | in this
 #: domain"); "of" belongs to the head ("the sum of the roots").
+_PREPOSITION = re.compile(r"(?i)\s(?:in|on|at|for|from|with|among|between|over|under|within)\s")
 _QUALIFIER = re.compile(
     r"(?is)(?P<core>.*?[A-Za-z].*?)\s+(?:in|on|at|for|from|with|among|between|over|under"
     r"|within)\s+"

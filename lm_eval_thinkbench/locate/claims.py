@@ -304,10 +304,12 @@ def _loose_boxes(text: str, claims: list[Claim]) -> None:
     answer however the sentence around it runs. Kept in order of position."""
     covered = [(c.start, c.end) for c in claims if "boxed" in c.flags]
     loose = []
+    spans: list[tuple[int, int]] | None = None
     for start, end, content in all_boxed(text):
         if any(s <= start < e for s, e in covered) or not content:
             continue
-        sentence = next(((s, e) for s, e in sentences(text) if s <= start < e), (start, end))
+        spans = sentences(text) if spans is None else spans  # once, for the first loose box
+        sentence = next(((s, e) for s, e in spans if s <= start < e), (start, end))
         flags = frozenset(sentence_flags(text[sentence[0] : sentence[1]]) | {"boxed"})
         value = _clean(content)
         loose.append(Claim(start, end, start, value, (), None, flags, sentence))

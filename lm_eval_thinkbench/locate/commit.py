@@ -144,7 +144,9 @@ def first_commitment(
     joins = gold_joins(gold)
     words = frozenset(w.lower() for w in _TEXT_GOLD.findall(gold))
     reading = read(reasoning, joins, words)
-    answer_reading = read(answer, joins, words) if answer and answer.strip() else None
+    answer_reading = None
+    if answer and answer.strip():  # a non-reasoning response: the answer is the reasoning
+        answer_reading = reading if answer == reasoning else read(answer, joins, words)
     final = final_claims(answer_reading, answer or "", problem) if answer_reading else []
     final = final or final_claims(reading, reasoning, problem)
     aliases = reading.aliases + (answer_reading.aliases if answer_reading else [])
@@ -422,9 +424,11 @@ def _restates(reasoning: str, claim: Claim, problem_key: str) -> bool:
         return True
     left = claim.lhs or (claim.names[-1] if claim.names else None)
     relation = name_key(f"{left}={claim.value}") if left else ""
+    if len(relation) < 4 or relation not in problem_key:
+        return False
     before = r"(?<![\w^])" if relation[:1].isalnum() else ""  # keys have no spaces
     whole = rf"{before}{re.escape(relation)}(?![\w^{{(]|\.\d)"  # not "f(x)=3" of "f(x)=3x^4"
-    return len(relation) >= 4 and bool(re.search(whole, problem_key))
+    return bool(re.search(whole, problem_key))
 
 
 def same_form(value: str, gold: str) -> bool:
