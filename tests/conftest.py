@@ -34,12 +34,26 @@ def math500_path() -> Path:
     return path
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--scale",
+        action="store_true",
+        help="also run the checks at full scale (10,000 items per logic subclass: many minutes)",
+    )
+
+
 @pytest.hookimpl(tryfirst=True)  # before -m deselects
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Every e2e test is slow too, so the fast lane is one marker: ``pytest -m "not slow"``."""
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Every e2e or scale test is slow too, so the fast lane is one marker:
+    ``pytest -m "not slow"``. Scale tests take many minutes, more than CI's whole budget, so
+    they run only when asked for (``pytest --scale -m scale``); CI runs the same checks at a
+    smaller size."""
+    skip_scale = pytest.mark.skip(reason="full-scale check: run with --scale")
     for item in items:
-        if item.get_closest_marker("e2e"):
+        if item.get_closest_marker("e2e") or item.get_closest_marker("scale"):
             item.add_marker(pytest.mark.slow)
+        if item.get_closest_marker("scale") and not config.getoption("--scale"):
+            item.add_marker(skip_scale)
 
 
 @pytest.fixture(scope="session")
