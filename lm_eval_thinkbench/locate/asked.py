@@ -178,6 +178,7 @@ _GENERIC_WORDS = (
 GENERIC = frozenset(map(_stem, _GENERIC_WORDS))
 
 
+@lru_cache(maxsize=_MEMO)
 def _has_letter(name: str) -> bool:
     return bool(re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", name)))
 
@@ -247,7 +248,8 @@ class Asked:
             return True
         variables = {m for m in self.direct if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", m)}
         return any(
-            _part_of(v, key) or re.search(rf"\d{re.escape(v)}(?!\w)", key) for v in variables
+            _part_of(v, key) or (v in key and re.search(rf"\d{re.escape(v)}(?!\w)", key))
+            for v in variables
         )
 
 
@@ -264,6 +266,8 @@ _QUALIFIER = re.compile(
 def _part_of(key: str, whole: str) -> bool:
     """``key`` occurs in ``whole`` as a whole operand (``f(5)`` in ``g(f(5)-1)``, ``a`` in
     ``a+b``, but not ``b`` in ``\\tanb``)."""
+    if key not in whole:  # most pairs: no pattern to compile
+        return False
     for m in re.finditer(re.escape(key), whole):
         before = whole[m.start() - 1] if m.start() else ""
         after = whole[m.end()] if m.end() < len(whole) else ""

@@ -24,12 +24,18 @@ commit to the gold.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Sequence
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 
 from lm_eval_thinkbench.math.extract import all_boxed
+
+#: Entries of each memoised reading of a term's text. A clause's terms are read several times
+#: over (as a value, a name, a subject, from each end of the chain), and a trace repeats its
+#: terms; reading each distinct text once makes :func:`read` several times faster.
+_MEMO = 1 << 15
 
 # ----- math spans -------------------------------------------------------------------------------
 
@@ -252,23 +258,24 @@ def read(
     Code blocks are read as blank (see :func:`without_code`)."""
     text = without_code(text)
     spans = math_spans(text)
+    cut = list(_sentences(text, spans))
     state = _State(joins=joins, words=words)
     at = 0
     last_end = 0
-    for start, end in _sentences(text, spans):
+    for start, end in cut:
         if _BLANK_LINE.search(text, last_end, start + 1):
             state.previous = None  # a new paragraph: pronouns do not reach back
-        last_end = len(text[:end].rstrip())
+        last_end = end  # the sentence's end without its trailing spaces
+        while last_end > start and text[last_end - 1].isspace():
+            last_end -= 1
         while at < len(spans) and spans[at].end <= start:
             at += 1
-        inside = []
-        for span in spans[at:]:
-            if span.start >= end:
-                break
-            inside.append(span)
-        _read_sentence(text, start, end, inside, state)
+        stop = at
+        while stop < len(spans) and spans[stop].start < end:
+            stop += 1
+        _read_sentence(text, start, end, spans[at:stop], state)
     _mark_enumerations(text, state.claims)
-    _loose_boxes(text, state.claims)
+    _loose_boxes(text, state.claims, cut)
     return Reading(state.claims, state.aliases)
 
 
@@ -298,23 +305,43 @@ def without_code(text: str) -> str:
     return "".join(out)
 
 
-def _loose_boxes(text: str, claims: list[Claim]) -> None:
+def _loose_boxes(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) -> None:
     """Boxes that no chain reached ("Karla would have saved \\(\\boxed{550}\\) gallons": no
     link before the box) are claims of their own: the protocol counts a boxed value as the
-    answer however the sentence around it runs. Kept in order of position."""
-    covered = [(c.start, c.end) for c in claims if "boxed" in c.flags]
+    answer however the sentence around it runs. Kept in order of position.
+
+    ``cut`` are the sentences of ``text`` (in order, apart). A line of a thousand boxes is
+    read in linear time: the sentence of a box and whether a chain covers it are bisections,
+    and each sentence's flags are read once."""
+    covered = _union((c.start, c.end) for c in claims if "boxed" in c.flags)
+    covered_starts = [s for s, _ in covered]
+    sentence_starts = [s for s, _ in cut]
+    flags_of: dict[tuple[int, int], frozenset[str]] = {}
     loose = []
-    spans: list[tuple[int, int]] | None = None
     for start, end, content in all_boxed(text):
-        if any(s <= start < e for s, e in covered) or not content:
+        at = bisect_right(covered_starts, start) - 1
+        if (at >= 0 and start < covered[at][1]) or not content:
             continue
-        spans = sentences(text) if spans is None else spans  # once, for the first loose box
-        sentence = next(((s, e) for s, e in spans if s <= start < e), (start, end))
-        flags = frozenset(sentence_flags(text[sentence[0] : sentence[1]]) | {"boxed"})
+        at = bisect_right(sentence_starts, start) - 1
+        sentence = cut[at] if at >= 0 and start < cut[at][1] else (start, end)
+        if sentence not in flags_of:
+            found = sentence_flags(text[sentence[0] : sentence[1]])
+            flags_of[sentence] = frozenset(found | {"boxed"})
         value = _clean(content)
-        loose.append(Claim(start, end, start, value, (), None, flags, sentence))
+        loose.append(Claim(start, end, start, value, (), None, flags_of[sentence], sentence))
     if loose:
         claims[:] = sorted([*claims, *loose], key=lambda c: (c.start, c.end))
+
+
+def _union(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The union of half-open spans as sorted spans that neither overlap nor touch."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(s for s in spans if s[0] < s[1]):
+        if out and start <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], end))
+        else:
+            out.append((start, end))
+    return out
 
 
 def _sentences(text: str, spans: list[MathSpan]) -> Iterator[tuple[int, int]]:
@@ -598,7 +625,12 @@ def _unhedge_solved(claims: list[Claim], pairs: Sequence[tuple[int, int]]) -> No
         if after < 0 or not claims[before].names or not claims[after].names:
             continue
         first, second = _key(claims[before].names[-1]), _key(claims[after].names[0])
-        if second and first != second and re.search(rf"\d{re.escape(second)}$", first):
+        if (
+            second
+            and first != second
+            and second in first
+            and re.search(rf"\d{re.escape(second)}$", first)
+        ):
             for i in (before, after):
                 claims[i] = replace(claims[i], flags=claims[i].flags - {"option"})
 
@@ -697,8 +729,12 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
             claims[i] = _with(claims[i], "list")
 
 
+@lru_cache(maxsize=_MEMO)
 def _key(s: str) -> str:
-    return re.sub(r"\s+|\\[,;!]|\\left|\\right|\$", "", s)
+    return _KEY_NOISE.sub("", s)
+
+
+_KEY_NOISE = re.compile(r"\s+|\\[,;!]|\\left|\\right|\$")
 
 
 def _chain(
@@ -807,6 +843,7 @@ def _chain(
     _add(text, state, terms[: value_at + 1], value, flags | extra, sentence, pending, after)
 
 
+@lru_cache(maxsize=_MEMO)
 def _symbolic(name: str) -> bool:
     """Whether a name has a letter of its own (``a_1``, ``g(6)``, "the radius"), not only
     numbers and commands (``10 - 3``, ``\\frac{1}{2}``): only those can alias each other."""
@@ -989,12 +1026,6 @@ def _value(
     return None if found is None else (start + found[0], found[1], found[2])
 
 
-#: Entries of each memoised reading of a term's text. A clause's terms are read several times
-#: over (as a value, a name, a subject, from each end of the chain), and a trace repeats its
-#: terms; reading each distinct text once makes :func:`read` several times faster.
-_MEMO = 1 << 15
-
-
 @lru_cache(maxsize=_MEMO)
 def _value_of(
     raw: str, is_math: bool, after: str | None, words: frozenset[str]
@@ -1051,16 +1082,20 @@ def _clean(value: str) -> str:
     """A value or name without delimiters, trailing punctuation, a modulus (``\\pmod{11}``) or
     a unit after it (``16\\text{ cm}``; a ``\\text{..}`` that is the whole value stays)."""
     value = value.strip()
-    for pattern in (r"^\\\[|\\\]$", r"^\\\(|\\\)$", r"^\$+|\$+$"):
-        value = re.sub(pattern, "", value).strip()
+    for pattern in _OUTER_DELIMITERS:
+        value = pattern.sub("", value).strip()
     value = _TRAILING.sub("", value)
     for _ in range(2):
         value = _MODULUS.sub("", value)
         without_unit = _UNIT.sub("", value)
         value = without_unit if without_unit.strip() else value
         value = _TRAILING.sub("", value).strip()
-    value = re.sub(r"^\\(?:displaystyle|quad)\s*", "", value)
+    value = _LEADING_SPACING.sub("", value)
     return value.strip()
+
+
+_OUTER_DELIMITERS = tuple(map(re.compile, (r"^\\\[|\\\]$", r"^\\\(|\\\)$", r"^\$+|\$+$")))
+_LEADING_SPACING = re.compile(r"^\\(?:displaystyle|quad)\s*")
 
 
 def _looks_like_value(value: str) -> bool:

@@ -39,6 +39,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from math import gcd
 
 from lm_eval_thinkbench.locate.asked import (
@@ -403,6 +404,7 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
     return "open"
 
 
+@lru_cache(maxsize=1 << 14)
 def _has_letter(name: str) -> bool:
     return bool(re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", name)))
 
