@@ -1,7 +1,6 @@
 """The rule locator's shortcuts find what the plain reading finds, and grade only what can count."""
 
 import random
-import re
 
 from support.data import r1_reasonings
 
@@ -30,7 +29,8 @@ class StringGrader:
 def _prose_texts() -> list[str]:
     """Real R1 traces and seeded random texts of the pieces the prose pattern looks at
     (its phrases, look-alike letters, symbols and spacing around them)."""
-    pieces = ["which", "Which", "WHICH is", ", which is", " which  gives", "is", "İs", "ıs",
+    pieces = ["which", "Which", "WHICH is", ", which is", " which  gives", "is", "İs", "ıs", "   ",
+              "\n \n", "\u3000", " which",
               "ſo", "So", "K", "it's", "that’s", "what's", "i.e.", ", i.e.,", "or equal", "or",
               "and", "=", "≡", "≈", "=>", "->", "→", "⇒", "⟹", ";", ":", ",", " ", "  ", "\n",
               "\t", "5", "x", "is equal to", "should be", "comes out to", "other than", "just",
@@ -40,17 +40,35 @@ def _prose_texts() -> list[str]:
     return r1_reasonings() + texts
 
 
-def test_prose_pattern_lookahead_only_skips_positions_where_nothing_matches():
-    plain = re.compile(
-        re.sub(r"^\(\?=.*?\)\(\?:", "", claims._PROSE.pattern, count=1)[:-1], re.IGNORECASE
-    )
-    assert plain.pattern != claims._PROSE.pattern
+def test_prose_scan_finds_what_the_plain_pattern_finds():
+    """The scanning pattern's lookahead and its start inside a run of spaces: the same matches
+    as the plain pattern, on whole texts and on windows that start anywhere."""
+    rng = random.Random(1)
     found = 0
     for text in _prose_texts():
-        fast = [(m.span(), m.group("link"), m.group("brk")) for m in claims._PROSE.finditer(text)]
-        assert fast == [(m.span(), m.group("link"), m.group("brk")) for m in plain.finditer(text)]
-        found += len(fast)
+        windows = [(0, len(text))]
+        windows += [tuple(sorted(rng.choices(range(len(text) + 1), k=2))) for _ in range(2)]
+        for start, end in windows:
+            fast = [
+                (m.span(), m.group("link"), m.group("brk"))
+                for m in claims._prose_matches(text, start, end)
+            ]
+            plain = claims._PROSE_PLAIN.finditer(text, start, end)
+            assert fast == [(m.span(), m.group("link"), m.group("brk")) for m in plain]
+            found += len(fast)
     assert found > 10_000
+
+
+def test_a_long_run_of_spaces_is_read_in_linear_time():
+    """The plain pattern scans the rest of a run of spaces from each of its positions
+    (40,000 spaces: about 7 s)."""
+    import time
+
+    text = "The answer is" + " " * 40_000 + "which is \\boxed{3}."
+    started = time.process_time()
+    found = claims.read(text).claims
+    assert time.process_time() - started < 1
+    assert [c.value for c in found] == ["3"]
 
 
 def test_memoised_term_readings_keep_each_claims_own_position():

@@ -106,13 +106,9 @@ _MATH_LINKS["≈"] = "approx"
 #: Words in ``\\text{..}`` that break a chain the way the same words do in prose.
 _TEXT_BREAK_WORDS = re.compile(r"(?i)\b(?:and|or|so|if|when|where|for|since|then|thus|hence)\b")
 
-#: Links and breaks in prose. Order matters: longer phrases first. The leading lookahead only
-#: restates where a match can start (a symbol, whitespace before "which", or the start of a
-#: word): it settles most positions of a sentence at once, where the alternation would try its
-#: sixty phrases one by one (``tests/test_locate_speed.py`` compares it with the plain one).
-_PROSE = re.compile(
-    r"(?=[,=≡≈'’;:→⇒\-⟹]|\s+which|\b\w)"
-    r"(?:(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
+#: Links and breaks in prose. Order matters: longer phrases first.
+_PROSE_PHRASES = (
+    r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
     r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|=|≡|≈"
     r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals|should\s+be|would\s+be|must\s+be|will\s+be"
     r"|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is|are|was|were|becomes|become"
@@ -125,8 +121,19 @@ _PROSE = re.compile(
     r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
     r"|\b(?:and|but|so|then|thus|hence"
     r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"
-    r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b))",
-    re.IGNORECASE,
+    r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b)"
+)
+_PROSE_PLAIN = re.compile(_PROSE_PHRASES, re.IGNORECASE)
+#: The same, for scanning: the leading lookahead only restates where a match can start (a
+#: symbol, the start of a word, or the start of a run of spaces before "which"), which
+#: settles most positions of a sentence at once, where the alternation would try its sixty
+#: phrases one by one; and a position inside a run of spaces, where the plain pattern would
+#: scan the rest of the run each time (40,000 spaces: 7 s), is never a leftmost match's start
+#: (the run's first space starts the same match), except where a scan starts
+#: (:func:`_prose_matches`). ``tests/test_locate_speed.py`` compares both on real and random
+#: texts.
+_PROSE = re.compile(
+    r"(?=[,=≡≈'’;:→⇒\-⟹]|(?<!\s)\s+which|\b\w)(?:" + _PROSE_PHRASES + ")", re.IGNORECASE
 )
 #: After a comma these continue the chain: "15x + (-80), which is just 15x - 80".
 _CONTINUES = re.compile(r"\s*(?:which|i\.e\.)\s", re.IGNORECASE)
@@ -376,7 +383,7 @@ def _prose_tokens(text: str, start: int, end: int, toks: list[_Tok]) -> None:
     brackets (``(16/49, 48/49, 24/49)``, ``[-18, -49, 96]``) belong to the term."""
     at = scanned = start
     depth = 0
-    for m in _PROSE.finditer(text, start, end):
+    for m in _prose_matches(text, start, end):
         brk = m.group("brk")
         if brk == ",":
             depth = _bracket_depth(text, scanned, m.start(), depth)
@@ -394,6 +401,19 @@ def _prose_tokens(text: str, start: int, end: int, toks: list[_Tok]) -> None:
             toks.append(_Tok("break", m.start(), m.end(), what=brk.lower()))
         at = m.end()
     _term(text, at, end, False, toks)
+
+
+def _prose_matches(text: str, start: int, end: int) -> Iterator[re.Match[str]]:
+    """What ``_PROSE_PLAIN.finditer(text, start, end)`` finds, in linear time (see
+    :data:`_PROSE`): a scan that starts inside a run of spaces tries its first position with
+    the plain pattern."""
+    at = start
+    if 0 < start < end and text[start].isspace() and text[start - 1].isspace():
+        first = _PROSE_PLAIN.match(text, start, end)
+        if first:
+            yield first
+            at = first.end()
+    yield from _PROSE.finditer(text, at, end)
 
 
 def _bracket_depth(text: str, start: int, at: int, depth: int) -> int:
