@@ -23,6 +23,7 @@ from lm_eval_thinkbench.logic.base import (
     PLAN_LENGTHS,
     SET_VERSIONS,
     V1_SUBCLASSES,
+    V2_SUBCLASSES,
     Subclass,
 )
 from lm_eval_thinkbench.logic.execution.board import swipe
@@ -40,9 +41,10 @@ REPO = Path(__file__).resolve().parent.parent
 #: SHA-256 of the frozen set v1 (the original 15 subclasses, as published). It must never
 #: change: a change here means every published number moves.
 FROZEN_SHA256 = "7215c2d78253a4f9bd403d3dc8ce5d9c3bdfb4acc9f6001fcdbdb0d895f5ffd7"
-#: SHA-256 of the frozen set v2 (every subclass with ``version <= 2``). None until every v2
-#: subclass has landed; then pinned here, and never changed again (a change would need v3).
-FROZEN_V2_SHA256: str | None = None
+#: SHA-256 of the frozen set v2 (the 38 subclasses with ``version <= 2``: the original 15 and
+#: the 23 added after LogicGame's categories), pinned once they had all landed (2026-12-01).
+#: It must never change either: a later subclass joins set version 3.
+FROZEN_V2_SHA256 = "87514c458d8d980c33927c567ef1454022e2f0c2b99846f6650186576c83f13b"
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +69,7 @@ def _hash_in_fresh_process(seed: int, hashseed: str, set_version: int = 1) -> st
 def test_two_fresh_processes_generate_the_same_sets():
     assert _hash_in_fresh_process(FROZEN_SEED, "0") == FROZEN_SHA256
     assert _hash_in_fresh_process(FROZEN_SEED, "4711") == FROZEN_SHA256
+    assert _hash_in_fresh_process(FROZEN_SEED, "0", 2) == FROZEN_V2_SHA256
     newest = LOGIC_SET_VERSION
     assert _hash_in_fresh_process(99, "1", newest) == _hash_in_fresh_process(99, "2", newest)
 
@@ -80,10 +83,13 @@ def test_frozen_set_v1_is_pinned():
     assert {d["set_version"] for d in v1} == {"1"}
 
 
-@pytest.mark.skipif(FROZEN_V2_SHA256 is None, reason="v2 is pinned once its subclasses landed")
-def test_frozen_set_v2_is_pinned(frozen):
-    assert LOGIC_SET_VERSION == 2
-    assert set_sha256(frozen) == FROZEN_V2_SHA256
+@pytest.mark.slow
+def test_frozen_set_v2_is_pinned():
+    """v2 is frozen too: a subclass added now declares ``version = 3`` (and 3 joins
+    ``base.SET_VERSIONS``), so this set, and every number measured on it, stays as published."""
+    v2 = list(generate_docs(set_version=2))
+    assert len(registry.subclasses(set_version=2)) == 38 and len(v2) == 38 * 4 * 10 * 2
+    assert set_sha256(v2) == FROZEN_V2_SHA256, "set v2 changed: a new subclass needs version 3"
 
 
 @pytest.mark.slow
@@ -100,6 +106,7 @@ def test_every_subclass_declares_a_known_set_version():
     assert max(SET_VERSIONS) == LOGIC_SET_VERSION
     for sub in registry.subclasses():
         assert (sub.version == 1) == (sub.key in V1_SUBCLASSES), sub.key
+    assert {s.key for s in registry.subclasses(set_version=2)} == V2_SUBCLASSES
     assert [s.key for s in registry.subclasses(set_version=1)] == sorted(
         V1_SUBCLASSES, key=lambda k: [s.key for s in registry.subclasses()].index(k)
     )
@@ -121,7 +128,10 @@ def test_a_new_subclass_must_declare_its_set_version():
         def describe(self, state, lang): ...
         def replay(self, state, answer, process): ...
 
-    with pytest.raises(ValueError, match=r"set version 1 is frozen.*version = 2"):
+    with pytest.raises(ValueError, match=r"set version 1 is frozen.*version = 3"):
+        registry.register(Unversioned)
+    Unversioned.version = 2
+    with pytest.raises(ValueError, match=r"set version 2 is frozen.*version = 3"):
         registry.register(Unversioned)
     Unversioned.version = 7
     with pytest.raises(ValueError, match="set version 7 is not one of"):
@@ -129,20 +139,23 @@ def test_a_new_subclass_must_declare_its_set_version():
     assert "probe/unversioned" not in {s.key for s in registry.subclasses()}
 
 
-def test_a_version_2_subclass_is_in_v2_only(monkeypatch):
+def test_a_later_subclass_is_in_its_set_version_only(monkeypatch):
     from lm_eval_thinkbench.logic.execution.cipher import Shift
 
     class Probe(Shift):
-        family, name, version = "probe", "later", 2
+        family, name, version = "probe", "later", 3
 
     monkeypatch.setattr(registry, "_REGISTRY", dict(registry._REGISTRY))
+    monkeypatch.setattr(registry, "SET_VERSIONS", (1, 2, 3))
     registry.register(Probe)
-    assert "probe/later" not in {s.key for s in registry.subclasses(set_version=1)}
-    assert "probe/later" in {s.key for s in registry.subclasses(set_version=2)}
+    assert "probe/later" not in {s.key for s in registry.subclasses(set_version=2)}
+    assert "probe/later" in {s.key for s in registry.subclasses(set_version=3)}
     assert set_sha256(generate_docs(set_version=1)) == FROZEN_SHA256
-    only = list(generate_docs(langs=["en"], levels=[1], per_cell=2, keys=["probe/later"]))
+    only = list(
+        generate_docs(langs=["en"], levels=[1], per_cell=2, set_version=3, keys=["probe/later"])
+    )
     assert [d["id"] for d in only] == ["probe/later/L1/0", "probe/later/L1/1"]
-    with pytest.raises(ValueError, match="probe/later joined in set v2, not in v1"):
+    with pytest.raises(ValueError, match="probe/later joined in set v3, not in v1"):
         next(generate_docs(set_version=1, keys=["probe/later"]))
 
 

@@ -41,7 +41,7 @@ SET_VERSIONS = (1, 2)
 #: The newest set version: what tasks and the CLI use unless told otherwise.
 LOGIC_SET_VERSION = SET_VERSIONS[-1]
 #: Set version 1 is frozen: exactly these 15 subclasses (the pinned SHA-256 of its frozen set
-#: in the tests depends on it). A subclass added later must declare ``version = 2`` (or later).
+#: in the tests depends on it).
 V1_SUBCLASSES = frozenset(
     {
         "board/merge",
@@ -61,6 +61,39 @@ V1_SUBCLASSES = frozenset(
         "towers/hanoi",
     }
 )
+#: Set version 2 is frozen too (pinned once its subclasses had landed): v1 and these 23, added
+#: after LogicGame's categories.
+V2_SUBCLASSES = V1_SUBCLASSES | frozenset(
+    {
+        "cards/elements",
+        "cards/tiles",
+        "deduction/arrange",
+        "deduction/mines",
+        "deduction/password",
+        "equations/letters",
+        "equations/target",
+        "games/lights",
+        "games/reversi",
+        "latin/cages",
+        "latin/letters",
+        "matrix/pool",
+        "matrix/prune",
+        "matrix/squares",
+        "placement/picks",
+        "placement/queens",
+        "recipes/blocks",
+        "recipes/exchange",
+        "selfref/choice",
+        "strings/editor",
+        "strings/insert",
+        "strings/runs",
+        "strings/split",
+    }
+)
+#: The frozen set versions and their members. A subclass added now joins the next version
+#: (declare ``version = 3`` and add 3 to ``SET_VERSIONS``); registering it under a frozen one
+#: fails, since that would change a set whose numbers are published.
+FROZEN_SETS = {1: V1_SUBCLASSES, 2: V2_SUBCLASSES}
 
 State = Mapping[str, Any]
 #: One step of a model's or a reference's process: a string, or a list of strings (LogicGame's
@@ -123,7 +156,8 @@ class Subclass(ABC):
     name: ClassVar[str]
     kind: ClassVar[str]
     #: The set version the subclass joined (see ``SET_VERSIONS``). The default, 1, is valid only
-    #: for the 15 subclasses of ``V1_SUBCLASSES``; every new subclass declares ``version = 2``.
+    #: for the 15 subclasses of ``V1_SUBCLASSES``; a later subclass declares its own version
+    #: (2 for those of ``V2_SUBCLASSES``; 3 for one added now, see ``FROZEN_SETS``).
     version: ClassVar[int] = 1
 
     @property

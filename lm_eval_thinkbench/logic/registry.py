@@ -3,7 +3,7 @@ when it is imported, and everything else looks them up here."""
 
 from __future__ import annotations
 
-from lm_eval_thinkbench.logic.base import KINDS, SET_VERSIONS, V1_SUBCLASSES, Subclass
+from lm_eval_thinkbench.logic.base import FROZEN_SETS, KINDS, SET_VERSIONS, Subclass
 
 _REGISTRY: dict[str, Subclass] = {}
 
@@ -11,17 +11,19 @@ _REGISTRY: dict[str, Subclass] = {}
 def register(cls: type[Subclass]) -> type[Subclass]:
     """Class decorator: register one instance under ``family/name``.
 
-    Refuses a set version that does not exist, and a new subclass that forgot to declare one
-    (the default, 1, would silently change the frozen version-1 set)."""
+    Refuses a set version that does not exist, and a new subclass under a frozen version (the
+    default, 1, or a copied ``version = 2``), which would silently change a published set."""
     sub = cls()
     if sub.kind not in KINDS:
         raise ValueError(f"{cls.__name__}: kind {sub.kind!r} is not one of {KINDS}")
     if sub.version not in SET_VERSIONS:
         raise ValueError(f"{sub.key}: set version {sub.version!r} is not one of {SET_VERSIONS}")
-    if sub.version == 1 and sub.key not in V1_SUBCLASSES:
+    frozen = FROZEN_SETS.get(sub.version)
+    if frozen is not None and sub.key not in frozen:
         raise ValueError(
-            f"{sub.key}: set version 1 is frozen (base.V1_SUBCLASSES); a new subclass declares "
-            f"the version it joins, e.g. `version = {SET_VERSIONS[-1]}`"
+            f"{sub.key}: set version {sub.version} is frozen (base.FROZEN_SETS); a new subclass "
+            f"declares the version it joins, e.g. `version = {max(FROZEN_SETS) + 1}` (added to "
+            "base.SET_VERSIONS)"
         )
     if sub.key in _REGISTRY:
         raise ValueError(f"subclass {sub.key} registered twice")
