@@ -31,7 +31,7 @@ Definitions (tokens are counted on the model's own text, see ``tokens.py``):
   (any answer statement of ``locate.rule``, right or wrong): how many times the model concluded.
 * ``sections`` / ``redundant_sections``: DeltaBench-style sections of the reasoning and, after
   the first-correct position, those that only restate or re-check the answer
-  (``critic.sections``); None when the reasoning never reached the gold.
+  (``sections``); None when the reasoning never reached the gold.
 
 The first-correct figures are reported for correctly answered samples (EvalScope's coverage);
 a record of a wrong answer still carries them when the reasoning reached the gold and moved
@@ -47,15 +47,16 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from lm_eval_thinkbench import METRICS_VERSION
-from lm_eval_thinkbench.critic.sections import redundant_reflection, split_sections
 from lm_eval_thinkbench.locate.rule import (
     FirstCorrect,
+    LocatorError,
     Statement,
     find_statements,
     locate_first_correct,
 )
 from lm_eval_thinkbench.math.extract import Extraction, extract_final_answer
 from lm_eval_thinkbench.math.grader import Grader, Verdict
+from lm_eval_thinkbench.sections import redundant_reflection, split_sections
 from lm_eval_thinkbench.steps import (
     DEFAULT_SEPARATOR,
     PhraseMatcher,
@@ -69,7 +70,7 @@ from lm_eval_thinkbench.trace import AUTO, MarkerSet, Trace, split_trace
 
 TRUNCATED_POLICIES = ("lenient", "zero")
 #: Step splitters that need no model; "llm" (a judge rewrites the reasoning) lives in
-#: ``lm_eval_thinkbench.judge.split`` because it needs an async client.
+#: ``lm_eval_thinkbench.locate.split`` because it needs an async client.
 LOCAL_SPLITS = ("separator", "keywords")
 
 
@@ -140,13 +141,6 @@ class SampleRecord:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-@dataclass(frozen=True)
-class LocatorError:
-    """The locator could not say where the answer was first reached, and why."""
-
-    message: str
 
 
 @dataclass(frozen=True)

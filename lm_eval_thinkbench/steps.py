@@ -6,7 +6,7 @@ first-correct position found in step *k* becomes ``tokens(text[:spans[k].end])``
 The same ``PhraseMatcher`` counts thought switches and splits on them, so the two cannot
 disagree about what a switch is.
 
-A model may also cut the reasoning into steps by rewriting it (``judge.split``);
+A model may also cut the reasoning into steps by rewriting it (``locate.split``);
 :func:`align_steps` maps such a rewrite back onto the original text, and rejects it when it
 changed anything but whitespace, so counts still come from what the model wrote.
 """

@@ -7,7 +7,7 @@ import itertools
 import pytest
 from support.data import r1_traces
 
-from lm_eval_thinkbench.critic.sections import (
+from lm_eval_thinkbench.sections import (
     opening_cue,
     redundant_reflection,
     split_sections,

@@ -6,10 +6,9 @@ import re
 
 import pytest
 
-from lm_eval_thinkbench.efficiency import LocatorError
-from lm_eval_thinkbench.judge.split import read_split, split_prompt
 from lm_eval_thinkbench.locate.judge import first_correct_prompt, quote_step, read_first_correct
-from lm_eval_thinkbench.locate.rule import FirstCorrect
+from lm_eval_thinkbench.locate.rule import FirstCorrect, LocatorError
+from lm_eval_thinkbench.locate.split import read_split, split_prompt
 from lm_eval_thinkbench.math.screen import surely_different
 from lm_eval_thinkbench.steps import Span, align_steps, split_separator
 

@@ -27,14 +27,18 @@ from tqdm import tqdm
 
 from lm_eval_thinkbench.analyze.samples import Sample
 from lm_eval_thinkbench.efficiency import (
-    LocatorError,
     SampleRecord,
     ScoringConfig,
     grade_response,
     score_graded,
 )
 from lm_eval_thinkbench.lifetime import die_with_parent
-from lm_eval_thinkbench.locate.rule import FirstCorrect, find_statements, locate_first_correct
+from lm_eval_thinkbench.locate.rule import (
+    FirstCorrect,
+    LocatorError,
+    find_statements,
+    locate_first_correct,
+)
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.steps import Span
 from lm_eval_thinkbench.tokens import TokenCounter, get_counter
@@ -365,7 +369,7 @@ def _steps(
     if not reasoning:
         return []
     assert judge is not None
-    from lm_eval_thinkbench.judge.split import read_split, split_prompt
+    from lm_eval_thinkbench.locate.split import read_split, split_prompt
 
     def read(reply: JudgeReply) -> Steps:
         if reply.content is None:

@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from lm_eval_thinkbench.efficiency import LocatorError
 from lm_eval_thinkbench.judge.prompts import FIRST_CORRECT
-from lm_eval_thinkbench.locate.rule import FirstCorrect
+from lm_eval_thinkbench.locate.rule import FirstCorrect, LocatorError
 from lm_eval_thinkbench.math.extract import last_boxed
 from lm_eval_thinkbench.steps import Span
 

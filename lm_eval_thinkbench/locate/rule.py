@@ -65,6 +65,13 @@ class Statement:
 
 
 @dataclass(frozen=True)
+class LocatorError:
+    """The locator could not say where the answer was first reached, and why."""
+
+    message: str
+
+
+@dataclass(frozen=True)
 class FirstCorrect:
     """The located first-correct statement, or None fields when the reasoning has none.
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from lm_eval_thinkbench.efficiency import LocatorError
 from lm_eval_thinkbench.judge.prompts import SPLIT
+from lm_eval_thinkbench.locate.rule import LocatorError
 from lm_eval_thinkbench.steps import Span, align_steps
 
 _STEP = re.compile(r"<step>(.*?)</step>", re.DOTALL)
