@@ -3,7 +3,7 @@
 For each file in the dev set's schema (``first_correct_dev.jsonl``: ``idx``,
 ``first_correct_step``, ``gold``, ``n_steps``, ``quote``, ... under ``FIRST_CORRECT_PROTOCOL.md``)
 every annotated Sky-T1 trace is scored the way ``thinkbench analyze`` scores it at its defaults
-(``lm_eval_thinkbench.locate.truth``), once with the rule locator and once with a scripted judge
+(``lm_eval_thinkbench.analyze.truth``), once with the rule locator and once with a scripted judge
 that answers the annotated step (this one must agree on every trace: it checks that the judge
 path maps an index to its step and tokens). Printed per file: exact and within-one-step
 agreement, the mean |token_efficiency(chosen) - token_efficiency(annotated)|, and with
@@ -29,7 +29,7 @@ import argparse
 import os
 from pathlib import Path
 
-from lm_eval_thinkbench.locate.truth import LOCATORS, measure, read_annotations, summary
+from lm_eval_thinkbench.analyze.truth import LOCATORS, measure, read_annotations, summary
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.tokens import get_counter
 

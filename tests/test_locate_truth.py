@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from support.data import SHARED_DATA
 
-from lm_eval_thinkbench.locate.truth import measure, read_annotations, scoring_step, summary
+from lm_eval_thinkbench.analyze.truth import measure, read_annotations, scoring_step, summary
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.tokens import get_counter
 
