@@ -104,6 +104,16 @@ class Sample:
     def key(self) -> tuple[str, str, str, int]:
         return (self.model, self.task, self.sample_id, self.repeat)
 
+    def identity(self) -> dict[str, str | int]:
+        """Which sample this is, as the compare rows and the trace view write it (first keys)."""
+        return {
+            "model": self.model,
+            "task": self.task,
+            "subset": self.subset,
+            "id": self.sample_id,
+            "repeat": self.repeat,
+        }
+
 
 @dataclass(frozen=True)
 class Skipped:

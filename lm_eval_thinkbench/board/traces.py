@@ -130,11 +130,7 @@ def payload(t: TraceSample) -> dict[str, Any]:
     in_reasoning = step is not None and record.get("first_correct_source") == "reasoning"
     s = t.sample
     return {
-        "model": s.model,
-        "task": s.task,
-        "subset": s.subset,
-        "id": s.sample_id,
-        "repeat": s.repeat,
+        **s.identity(),
         "problem": s.problem,
         "gold": s.gold,
         "extracted": record.get("extracted"),

@@ -45,11 +45,7 @@ class Row:
     def to_dict(self) -> dict[str, Any]:
         s = self.sample
         return {
-            "model": s.model,
-            "task": s.task,
-            "subset": s.subset,
-            "id": s.sample_id,
-            "repeat": s.repeat,
+            **s.identity(),
             "source": s.where,
             "gold": s.gold,
             LOGGED: s.logged_correct,
