@@ -117,6 +117,29 @@ def test_r1_traces_are_read_from_their_source_file(grader, counter, tmp_path):
     assert row.quote == "a + b = (-3) + 3 = 0"
 
 
+def test_processbench_solutions_are_read_from_their_subset_file(grader, counter, tmp_path):
+    """A record's ``source`` names a ProcessBench subset: the solution is its steps joined by
+    blank lines (step i is ProcessBench's step i), the gold is the record's own, and a record
+    without a gold or naming another solution's ``id`` is refused."""
+    _data(DEV)
+    path = tmp_path / "pb.jsonl"
+    record = {"source": "gsm8k.json", "idx": 202, "id": "gsm8k-202", "gold": "34"}
+    path.write_text(json.dumps({**record, "first_correct_step": 1}) + "\n")
+    (item,) = read_annotations(path, TRACES, MATH500)
+    assert item.gold == "34" and item.problem.startswith("Two friends are playing pick-up")
+    assert isinstance(item.response, str) and item.response.count("\n\n") == 1
+    for locator in ("rule", "judge"):
+        row = measure(item, grader, counter, locator)
+        assert (row.steps, row.annotated, row.chosen) == (2, 1, 1)
+    for bad, message in (
+        ({**record, "gold": ""}, "needs its gold"),
+        ({**record, "id": "gsm8k-3"}, "is not the solution's 'gsm8k-202'"),
+    ):
+        path.write_text(json.dumps({**bad, "first_correct_step": 1}) + "\n")
+        with pytest.raises(ValueError, match=message):
+            read_annotations(path, TRACES, MATH500)
+
+
 def test_bad_annotation_files_name_the_record(tmp_path):
     _data(DEV)  # skips without the shared data
     path = tmp_path / "ann.jsonl"

@@ -81,11 +81,17 @@ def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]
     responses, same layout: a non-reasoning model, whose whole response is its reasoning); a
     DeepSeek-R1 file beside it (``r1_*.json``: ``problem``, ``gtruth_answer``,
     ``message_thinking``, ``message_content``) is read at position ``idx``, its thinking and
-    answer arriving as separate fields, as from a server with a reasoning parser.
+    answer arriving as separate fields, as from a server with a reasoning parser; a ProcessBench
+    subset (``gsm8k.json`` ... in the ``processbench`` folder next to ``traces``' folder:
+    ``id, generator, problem, steps``) is read at position ``idx``, its solution being its
+    ``steps`` joined by blank lines (the steps the splitter cuts back: no step holds a blank
+    line) and its gold the record's own ``gold``, as ProcessBench carries none; a record's ``id``
+    must then be the solution's.
 
     Raises ``ValueError`` (``DatasetError`` for an unreadable file) naming the file and record
-    for a record without a usable ``idx`` or step, an unknown ``source``, or an ``idx`` that the
-    trace or problem file does not have.
+    for a record without a usable ``idx`` or step, an unknown ``source``, an ``idx`` that the
+    trace or problem file does not have, or a ProcessBench record without a gold or with
+    another solution's ``id``.
     """
     sources: dict[str, list[dict[str, Any]]] = {}
     problems: list[dict[str, Any]] | None = None
@@ -99,7 +105,8 @@ def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]
         if not isinstance(source, str) or Path(source).name != source:
             raise ValueError(f"{where}: source {source!r} is not a file name")
         if source not in sources:
-            folders = (traces.parent, traces.parent.parent / "outputs")
+            data = traces.parent.parent
+            folders = (traces.parent, data / "outputs", data / "processbench")
             files = [traces] if source == traces.name else [f / source for f in folders]
             file = next((f for f in files if f.is_file()), None)
             if file is None:
@@ -119,6 +126,8 @@ def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]
                 reasoning=str(row["message_thinking"]),
             )
             problem, gold = str(row.get("problem", "")), str(row.get("gtruth_answer", ""))
+        elif "steps" in row and "generator" in row:  # a ProcessBench solution
+            response, problem, gold = _processbench(row, record, f"{where} ({source})")
         else:
             if problems is None:
                 problems = read_records(math500, "MATH-500 records with 'problem' and 'answer'")
@@ -220,6 +229,22 @@ def _efficiency_at(thought: str, step: int, counter: TokenCounter) -> float | No
         return None
     total, reached = counter.count_with_prefix(thought, steps[step].end)
     return reached / total if total else 1.0
+
+
+def _processbench(row: dict[str, Any], record: dict[str, Any], where: str) -> tuple[str, str, str]:
+    """The response, problem and gold of an annotation of a ProcessBench solution ``row``.
+
+    The steps are joined by blank lines, the protocol's paragraph break, so that step ``i``
+    of the annotation is ProcessBench's step ``i``; the gold is the annotation's (ProcessBench
+    states only whether the final answer is right, not what the answer is)."""
+    steps, gold = row.get("steps"), record.get("gold")
+    if record.get("id") not in (None, row.get("id")):
+        raise ValueError(f"{where}: id {record['id']!r} is not the solution's {row.get('id')!r}")
+    if not isinstance(steps, list) or not steps or not all(isinstance(s, str) for s in steps):
+        raise ValueError(f"{where}: steps is not a list of strings")
+    if not isinstance(gold, str) or not gold.strip():
+        raise ValueError(f"{where}: a ProcessBench record needs its gold (the file has none)")
+    return "\n\n".join(steps), str(row.get("problem", "")), gold
 
 
 def _response(line: dict[str, Any], where: str) -> str:
