@@ -20,7 +20,8 @@ blind to the locator), ``first_correct_heldout2.jsonl`` (28 Sky-T1 and the 10 De
 traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 one), and
 ``first_correct_heldout3.jsonl`` to ``first_correct_heldout8.jsonl`` (44, 40, 40, 38, 36 and 36
 Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning, each annotated after the rules were
-revised for the previous set's misses).
+revised for the previous set's misses) and ``first_correct_heldout9.jsonl`` (64 ProcessBench
+solutions by instruction-tuned models, read from ``processbench/``; annotated blind).
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ figures): the dev set (20 Sky-T1 traces, two annotation passes), the design set 
 read while the rules were designed), held-out 1 and 2 (36 and 38 traces annotated blind) and
 held-out 3 to 8 (44, 40, 40, 38, 36 and 36 Qwen2.5-Math-7B responses); each held-out set was
 measured once unseen and then used to revise the rules for its misses (held-out 8 not yet).
+Held-out 9 (64 ProcessBench solutions by 12 instruction-tuned models, annotated blind) measured
+56/64 exact, 62/64 within one step and a mean efficiency error of 0.012 when first run unseen.
 The scripted judge that answers the annotated step must agree on every trace, which checks
 that the judge path maps an index to its step and tokens.
 """
@@ -34,6 +36,7 @@ SETS = {
     "heldout6": BENCH_DATA / "first_correct_heldout6.jsonl",
     "heldout7": BENCH_DATA / "first_correct_heldout7.jsonl",
     "heldout8": BENCH_DATA / "first_correct_heldout8.jsonl",
+    "heldout9": BENCH_DATA / "first_correct_heldout9.jsonl",
 }
 
 
@@ -82,6 +85,7 @@ def test_annotated_steps_map_onto_the_scoring_steps():
         ("heldout6", 0.72, 0.85, 0.065),
         ("heldout7", 0.64, 0.86, 0.06),
         ("heldout8", 0.78, 0.80, 0.055),
+        ("heldout9", 0.85, 0.95, 0.02),
     ],
 )
 @pytest.mark.slow
