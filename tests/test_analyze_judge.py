@@ -223,3 +223,23 @@ def test_judge_needs_settings(tmp_path, docs):
     inputs = write_plain(tmp_path / "in.jsonl", docs[:2], {})
     with pytest.raises(ValueError, match="need a judge"):
         analyze(AnalyzeOptions(runs=[str(inputs)], output=tmp_path, locator="judge"))
+
+
+@pytest.mark.slow
+def test_worker_processes_give_the_records_of_one_process(docs, server, tmp_path, monkeypatch):
+    """With worker processes, each judged job goes to the pool from the judge's loop: the
+    records are those scored in this process (the second run reads the judge cache)."""
+    from lm_eval_thinkbench.analyze import score
+
+    monkeypatch.setattr(score, "MIN_SAMPLES_PER_WORKER", 4)  # two workers for 12 samples
+    inputs = write_plain(tmp_path / "in.jsonl", docs[:12], {3: "ALWAYS_500"})
+    rows = {}
+    for workers in (2, 1):
+        out = tmp_path / f"w{workers}"
+        options = AnalyzeOptions(runs=[str(inputs)], output=out, judge=judge(server),
+                                 judge_cache=tmp_path / "cache", progress=False, plots=False,
+                                 workers=workers, locator="both", split="llm")  # fmt: skip
+        analyze(options)
+        rows[workers] = (out / "per_sample.jsonl").read_text()
+    assert rows[2] == rows[1]
+    assert rows[2].count('"locator_error": "judge split failed') == 1

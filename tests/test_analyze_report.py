@@ -262,43 +262,12 @@ def test_cli_as_a_module(tmp_path):
 
 
 @pytest.mark.slow
-def test_figures_are_drawn_here_when_the_plotting_process_is_gone(r1_report, tmp_path):
-    """The figures come from a process started with the analysis; when that process has died
-    they are drawn in this one, to the same bytes."""
-    from lm_eval_thinkbench.analyze.aggregate import aggregate
-    from lm_eval_thinkbench.analyze.plots import Plotter
-
-    run = r1_report.parent / "r1_openrouter_math_train.jsonl"
-    result = analyze(AnalyzeOptions(runs=[str(run)], output=tmp_path / "report", plots=False,
-                                    progress=False, workers=1))  # fmt: skip
-    groups = aggregate(result.scored, {}, 200, 0.95, 0)
-    drawn = {}
-    for how in ("process", "here"):
-        (tmp_path / how).mkdir()
-        plotter = Plotter()
-        if how == "here":
-            plotter._process.kill()
-            plotter._process.join()
-        try:
-            drawn[how] = plotter.write(tmp_path / how, groups)
-        finally:
-            plotter.close()
-    assert [p.name for p in drawn["process"]] == ["r1_openrouter_math_train.png"]
-    assert [p.name for p in drawn["here"]] == ["r1_openrouter_math_train.png"]
-    assert drawn["process"][0].read_bytes() == drawn["here"][0].read_bytes()
-
-
-@pytest.mark.slow
-def test_a_drawing_error_in_the_plotting_process_is_raised_here(tmp_path):
+def test_a_drawing_error_is_raised(tmp_path):
     from lm_eval_thinkbench.analyze.aggregate import PLOTTED, Group, Stat
-    from lm_eval_thinkbench.analyze.plots import Plotter
+    from lm_eval_thinkbench.analyze.plots import write_plots
 
     stats = {name: Stat(mean=1.0, low=0.5, high=1.5, n=3) for name in PLOTTED}
     group = Group(model="m", subset="s", samples=3, judge_errors=0, dropped=0,
                   logged_disagreements=0, stats=stats)  # fmt: skip
-    plotter = Plotter()
-    try:
-        with pytest.raises(FileNotFoundError, match="missing"):
-            plotter.write(tmp_path / "missing", [group])
-    finally:
-        plotter.close()
+    with pytest.raises(FileNotFoundError, match="missing"):
+        write_plots(tmp_path / "missing", [group])

@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Sequence
-from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +20,7 @@ from lm_eval_thinkbench import METRICS_VERSION
 from lm_eval_thinkbench.analyze.aggregate import Group, aggregate
 from lm_eval_thinkbench.analyze.counting import tokenizers_for
 from lm_eval_thinkbench.analyze.gold import read_gold, with_gold
-from lm_eval_thinkbench.analyze.plots import Plotter
+from lm_eval_thinkbench.analyze.plots import write_plots
 from lm_eval_thinkbench.analyze.readers import read_runs
 from lm_eval_thinkbench.analyze.report import write_reports
 from lm_eval_thinkbench.analyze.samples import InputFormatError, Sample, Skipped
@@ -120,24 +119,16 @@ class Analysis:
 
 def analyze(options: AnalyzeOptions) -> Analysis:
     """Read the runs, score every selected sample, aggregate, and write the reports."""
-    with _plotter(options) as plotter:  # first: it loads matplotlib while the rest runs
-        inputs = read_runs(options.runs, options.input_format)
-        for s in inputs.skipped:
-            log.warning("%s: left out %d samples of %s: %s", s.path, s.samples, s.task, s.reason)
-        return _analyze(inputs.samples, options, plotter, inputs.skipped)
-
-
-def _plotter(options: AnalyzeOptions) -> AbstractContextManager[Plotter | None]:
-    return Plotter() if options.plots else nullcontext()
+    inputs = read_runs(options.runs, options.input_format)
+    for s in inputs.skipped:
+        log.warning("%s: left out %d samples of %s: %s", s.path, s.samples, s.task, s.reason)
+    return _analyze(inputs.samples, options, inputs.skipped)
 
 
 def _analyze(
-    samples: Sequence[Sample],
-    options: AnalyzeOptions,
-    plotter: Plotter | None,
-    skipped: Sequence[Skipped],
+    samples: Sequence[Sample], options: AnalyzeOptions, skipped: Sequence[Skipped]
 ) -> Analysis:
-    """Select, score, aggregate and write; ``plotter`` draws the figures (None: no figures)."""
+    """Select, score, aggregate and write (the figures too, unless ``options.plots`` is off)."""
     if options.gold is not None:
         samples = with_gold(samples, read_gold(options.gold))
     _check_golds(samples)
@@ -181,8 +172,8 @@ def _analyze(
         result.scored, result.dropped, options.bootstrap, options.confidence, options.seed
     )
     files = write_reports(options.output, groups, result.scored, options.settings(), skipped)
-    if plotter is not None:
-        files += plotter.write(options.output, groups)
+    if options.plots:
+        files += write_plots(options.output, groups)
     return Analysis(
         groups=groups,
         scored=result.scored,

@@ -5,108 +5,18 @@ Axes are scaled to the data (with the intervals), not fixed as in EvalScope's fi
 hard-coded ranges (reasoning tokens 500-5,000, thought switches 0-13) cut off other models'
 values. Points carry their 95% bootstrap intervals. matplotlib is imported only here, with the
 non-interactive Agg backend, so no display is needed; the files depend only on the figures.
-
-Importing matplotlib takes about half a second, as long as scoring 100 samples. A
-:class:`Plotter` is a process forked when an analysis starts that imports it while the
-samples are read and scored, and draws the figures when they are known.
 """
 
 from __future__ import annotations
 
-import logging
-import multiprocessing
-import os
 import re
 from collections.abc import Sequence
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
 from pathlib import Path
 
 from lm_eval_thinkbench.analyze.aggregate import METRIC_BY_NAME, OVERALL, PLOTTED, Group
 from lm_eval_thinkbench.analyze.report import write_atomic
 
 COMPARISON_FILE = "models.png"
-log = logging.getLogger(__name__)
-
-
-class Plotter:
-    """:func:`write_plots` in a process of its own, started now and used once.
-
-    If that process cannot be started or dies, the figures are drawn here instead: a figure is
-    never lost to the optimisation. Errors of the drawing itself are raised here as they would
-    be by :func:`write_plots`.
-    """
-
-    def __init__(self) -> None:
-        self._asked = False
-        context = multiprocessing.get_context("fork")
-        self._conn, child = context.Pipe()
-        self._process: BaseProcess | None = context.Process(
-            target=_serve, args=(child, os.getpid()), name="thinkbench-plotter", daemon=True
-        )
-        try:
-            self._process.start()
-        except OSError as exc:  # no processes left: draw in this one
-            log.warning("thinkbench: drawing the figures in this process (%s)", exc)
-            self._process = None
-        child.close()
-
-    def write(self, output: Path, groups: Sequence[Group]) -> list[Path]:
-        """Draw the figures of ``groups`` into ``output``; the files written."""
-        if self._process is not None:
-            self._asked = True
-            try:
-                self._conn.send((output, list(groups)))
-                ok, value = self._conn.recv()
-            except (EOFError, OSError) as exc:  # the process died
-                log.warning("thinkbench: the plotting process failed (%s); drawing here", exc)
-            else:
-                if ok:
-                    return value
-                raise value
-            finally:
-                self.close()
-        return write_plots(output, groups)
-
-    def __enter__(self) -> Plotter:
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Stop the process (idempotent): it has ended after :meth:`write`, and is killed when
-        it was never asked to draw (the analysis failed first)."""
-        if self._process is not None:
-            self._conn.close()
-            if not self._asked:
-                self._process.kill()
-            self._process.join(timeout=5)
-            self._process = None
-
-
-def _serve(conn: Connection, parent: int) -> None:
-    """The plotting process: import matplotlib, then draw one request (or stop on EOF, or
-    when the parent is gone)."""
-    _import_pyplot()
-    while not conn.poll(1.0):
-        if os.getppid() != parent:
-            return
-    try:
-        output, groups = conn.recv()
-    except EOFError:
-        return
-    try:
-        conn.send((True, write_plots(output, groups)))
-    except Exception as exc:  # sent back and raised in the parent
-        conn.send((False, exc))
-
-
-def _import_pyplot() -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot
 
 
 def write_plots(output: Path, groups: Sequence[Group]) -> list[Path]:

@@ -7,18 +7,22 @@ The work is arranged so that neither the judge's latency nor the local work wait
 other. A first, cheap pass splits each response and submits its judge calls (the ``llm`` split,
 then the first-correct question on its steps). Each sample is then graded, located and counted
 as soon as its judge reply is in, by a pool of worker processes (forked before the judge thread
-starts, each with its own grader), since grading and token counting hold the GIL. A judge
+starts, each with its own grader), since grading and token counting hold the GIL. Each
+sample's judge calls are one coroutine on the judge's event loop, which hands the finished job
+to the pool itself (``_in_pool``): no thread waits on a reply, and nothing else is a future but
+what asyncio and the executor make. A judge
 failure never drops a sample: the record carries ``locator_error`` and only the figures that
 need the first-correct position are missing.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import multiprocessing
 import os
 from collections import Counter, defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, TypeVar
@@ -51,7 +55,7 @@ from lm_eval_thinkbench.trace import (
 )
 
 if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judge is used
-    from lm_eval_thinkbench.judge.client import JudgeReply, JudgeRunner
+    from lm_eval_thinkbench.judge.client import JudgeClient, JudgeRunner
 
 LOCATORS = ("rule", "judge", "both")
 SPLITS = ("separator", "keywords", "llm")
@@ -168,8 +172,8 @@ def score_samples(
     pool = _start_pool(options, workers) if workers > 1 else None
     try:
         runner = judge() if options.needs_judge and judge is not None else None
-        pending, dropped = _submit(samples, markers, options, runner)
-        scored = _collect(pending, options, pool, progress)
+        jobs, dropped = _prepare(samples, markers, options, runner)
+        scored = _score(jobs, options, pool, runner, progress)
     finally:
         if pool is not None:  # every result is in: the workers stop while the report is made
             pool.shutdown(wait=False, cancel_futures=True)
@@ -191,21 +195,22 @@ def run_markers(
     }
 
 
-def _submit(
+def _prepare(
     samples: Sequence[Sample],
     markers: Mapping[tuple[str, str], MarkerSet],
     options: ScoreOptions,
     runner: JudgeRunner | None,
-) -> tuple[list[Future[_Job]], Counter[tuple[str, str]]]:
-    """Split every response, apply the length filter and ask the judge; futures of jobs.
+) -> tuple[list[_Job] | list[Coroutine[None, None, _Job]], Counter[tuple[str, str]]]:
+    """Split every response and apply the length filter: the jobs, or with a judge the
+    coroutines that ask it and then make the jobs (not started yet).
 
     With no judge and no length filter, nothing is split here: the workers do it.
     """
     dropped: Counter[tuple[str, str]] = Counter()
-    pending: list[Future[_Job]] = []
-    if options.max_tokens is None and not options.needs_judge:
-        jobs = [_Job(s, markers[s.model, s.task], None, None) for s in samples]
-        return [_done(job) for job in jobs], dropped
+    if options.max_tokens is None and runner is None:
+        return [_Job(s, markers[s.model, s.task], None, None) for s in samples], dropped
+    jobs: list[_Job] = []
+    asks: list[Coroutine[None, None, _Job]] = []
     for sample in samples:
         marker_set = markers[sample.model, sample.task]
         trace = split_trace(sample.response, marker_set)
@@ -214,35 +219,55 @@ def _submit(
             if counter.count(trace.reasoning) + counter.count(trace.answer) > options.max_tokens:
                 dropped[sample.model, sample.subset] += 1
                 continue
-        reasoning = trace.thought
-        steps = _steps(sample, reasoning, options, runner)
-        judged = _judge_located(sample, reasoning, steps, options, runner)
-        pending.append(_job(sample, marker_set, steps, judged))
-    return pending, dropped
+        if runner is None:
+            jobs.append(_Job(sample, marker_set, options.config.split_steps(trace.thought), None))
+        else:
+            asks.append(_ask_judge(sample, marker_set, trace.thought, options, runner.client))
+    return (asks if runner is not None else jobs), dropped
 
 
-def _collect(
-    pending: list[Future[_Job]],
+def _score(
+    jobs: list[_Job] | list[Coroutine[None, None, _Job]],
     options: ScoreOptions,
     pool: ProcessPoolExecutor | None,
+    runner: JudgeRunner | None,
     progress: bool,
 ) -> list[Scored]:
-    """Score each job as soon as it is ready (in a worker when there is a pool)."""
-    bar = tqdm(total=len(pending), desc="thinkbench analyze", unit="sample", disable=not progress)
+    """Score each job as soon as it is ready: in a worker when there is a pool (a judged job
+    goes there from the judge's loop the moment its answers are in), else here, in order."""
+    bar = tqdm(total=len(jobs), desc="thinkbench analyze", unit="sample", disable=not progress)
     try:
         if pool is None:
+            asked = [job if isinstance(job, _Job) else _run(runner, job) for job in jobs]
             results = []
-            for future in pending:
-                results.append(score_job(future.result(), options))
+            for job in asked:
+                results.append(score_job(job if isinstance(job, _Job) else job.result(), options))
                 bar.update(1)
             return results
-        outputs: list[Future[Scored]] = [_relay(job, pool, options) for job in pending]
+        outputs = [
+            pool.submit(score_job, job, options)
+            if isinstance(job, _Job)
+            else _run(runner, _in_pool(job, pool, options))
+            for job in jobs
+        ]
         for done in as_completed(outputs):
             done.result()
             bar.update(1)
         return [f.result() for f in outputs]
     finally:
         bar.close()
+
+
+def _run(runner: JudgeRunner | None, coroutine: Coroutine[None, None, T]) -> Future[T]:
+    assert runner is not None  # only a judge's jobs are coroutines
+    return runner.run(coroutine)
+
+
+async def _in_pool(
+    job: Awaitable[_Job], pool: ProcessPoolExecutor, options: ScoreOptions
+) -> Scored:
+    """Score ``job`` in a worker once its judge answers are in."""
+    return await asyncio.wrap_future(pool.submit(score_job, await job, options))
 
 
 def score_job(job: _Job, options: ScoreOptions) -> Scored:
@@ -341,148 +366,50 @@ def _init_worker(specs: list[str | None], parent: int) -> None:
     default_grader(preload=False).start(wait=False)
 
 
-def _relay(job: Future[_Job], pool: ProcessPoolExecutor, options: ScoreOptions) -> Future[Scored]:
-    """A future of the scored job, submitted to the pool when the job is ready."""
-    out: Future[Scored] = Future()
-
-    def submit(ready: Future[_Job]) -> None:
-        try:
-            pool.submit(score_job, ready.result(), options).add_done_callback(
-                lambda done: _copy(done, out)
-            )
-        except BaseException as exc:  # the pool was shut down, or the job failed
-            out.set_exception(exc)
-
-    job.add_done_callback(submit)
-    return out
-
-
 # ----- judge calls ------------------------------------------------------------------------------
 
 
-def _steps(
-    sample: Sample, reasoning: str, options: ScoreOptions, judge: JudgeRunner | None
-) -> Future[Steps] | list[Span]:
-    """The steps, or a future of them when the judge rewrites the reasoning."""
+async def _ask_judge(
+    sample: Sample, markers: MarkerSet, reasoning: str, options: ScoreOptions, judge: JudgeClient
+) -> _Job:
+    """The job of one sample once the judge has answered: its ``llm`` split, then its
+    first-correct question (each a judge failure recorded as a ``LocatorError``)."""
+    steps = await _steps(sample, reasoning, options, judge)
+    judged = await _judge_located(sample, reasoning, steps, options, judge)
+    return _Job(sample, markers, steps, judged)
+
+
+async def _steps(
+    sample: Sample, reasoning: str, options: ScoreOptions, judge: JudgeClient
+) -> Steps:
+    """The steps: the local splitter's, or the judge's rewrite under ``split="llm"``."""
     if options.split != "llm":
         return options.config.split_steps(reasoning)
     if not reasoning:
         return []
-    assert judge is not None
     from lm_eval_thinkbench.locate.split import read_split, split_prompt
 
-    def read(reply: JudgeReply) -> Steps:
-        if reply.content is None:
-            return LocatorError(f"judge split failed: {reply.error}")
-        return read_split(reply.content, reasoning)
-
-    return _then(judge.submit(split_prompt(sample.problem, reasoning)), read)
+    reply = await judge.complete(split_prompt(sample.problem, reasoning))
+    if reply.content is None:
+        return LocatorError(f"judge split failed: {reply.error}")
+    return read_split(reply.content, reasoning)
 
 
-def _judge_located(
-    sample: Sample,
-    reasoning: str,
-    steps: Future[Steps] | list[Span],
-    options: ScoreOptions,
-    judge: JudgeRunner | None,
-) -> Future[Located] | None:
-    """A future of the judge's first-correct answer; None when no judge is asked."""
+async def _judge_located(
+    sample: Sample, reasoning: str, steps: Steps, options: ScoreOptions, judge: JudgeClient
+) -> Located | None:
+    """The judge's first-correct answer; None when no judge is asked."""
     if options.locator == "rule":
         return None
-    assert judge is not None
+    if isinstance(steps, LocatorError):
+        return steps
+    if not steps:  # nothing to read: the reasoning never reaches any answer
+        return FirstCorrect(None, None, None, None, 0, 0)
     from lm_eval_thinkbench.locate.judge import first_correct_prompt, read_first_correct
 
-    def ask(spans: Steps) -> Future[Located]:
-        if isinstance(spans, LocatorError):
-            return _done(spans)
-        if not spans:  # nothing to read: the reasoning never reaches any answer
-            return _done(FirstCorrect(None, None, None, None, 0, 0))
-        prompt = first_correct_prompt(sample.problem, sample.gold, reasoning, spans)
-
-        def read(reply: JudgeReply) -> Located:
-            if reply.content is None:
-                return LocatorError(f"judge call failed: {reply.error}")
-            return read_first_correct(reply.content, reasoning, spans)
-
-        return _then(judge.submit(prompt), read)
-
-    if isinstance(steps, list):
-        return ask(steps)
-    return _chain(steps, ask)
-
-
-def _job(
-    sample: Sample,
-    markers: MarkerSet,
-    steps: Future[Steps] | list[Span],
-    judged: Future[Located] | None,
-) -> Future[_Job]:
-    """A future of the job, complete when its split and its judge answer are."""
-    waits = [f for f in (steps, judged) if isinstance(f, Future)]
-    out: Future[_Job] = Future()
-
-    def finish(_: Future | None = None) -> None:
-        if any(not f.done() for f in waits) or out.done():
-            return
-        try:
-            out.set_result(
-                _Job(
-                    sample,
-                    markers,
-                    steps.result() if isinstance(steps, Future) else steps,
-                    judged.result() if judged is not None else None,
-                )
-            )
-        except BaseException as exc:
-            out.set_exception(exc)
-
-    if not waits:
-        finish()
-    for f in waits:
-        f.add_done_callback(finish)
-    return out
-
-
-# ----- futures plumbing ------------------------------------------------------------------------
-
-
-def _done(value: T) -> Future[T]:
-    future: Future[T] = Future()
-    future.set_result(value)
-    return future
-
-
-def _copy(source: Future, target: Future) -> None:
-    try:
-        target.set_result(source.result())
-    except BaseException as exc:
-        target.set_exception(exc)
-
-
-def _then(source: Future, fn: Callable) -> Future:
-    """A future of ``fn(source.result())``, resolved in the callback (no thread blocks)."""
-    out: Future = Future()
-
-    def finish(done: Future) -> None:
-        try:
-            out.set_result(fn(done.result()))
-        except BaseException as exc:  # a bug or a cancelled call: surface it to the waiter
-            out.set_exception(exc)
-
-    source.add_done_callback(finish)
-    return out
-
-
-def _chain(source: Future, fn: Callable[..., Future]) -> Future:
-    """A future of ``fn(source.result()).result()``: the second call starts when the first
-    ends, without a thread waiting in between."""
-    out: Future = Future()
-
-    def start(done: Future) -> None:
-        try:
-            fn(done.result()).add_done_callback(lambda inner: _copy(inner, out))
-        except BaseException as exc:
-            out.set_exception(exc)
-
-    source.add_done_callback(start)
-    return out
+    reply = await judge.complete(
+        first_correct_prompt(sample.problem, sample.gold, reasoning, steps)
+    )
+    if reply.content is None:
+        return LocatorError(f"judge call failed: {reply.error}")
+    return read_first_correct(reply.content, reasoning, steps)

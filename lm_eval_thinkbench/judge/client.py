@@ -32,10 +32,10 @@ import contextvars
 import logging
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx2
 import openai
@@ -45,6 +45,7 @@ from lm_eval_thinkbench.judge.settings import JudgeSettings
 from lm_eval_thinkbench.response import MalformedCompletionError, parse_completion
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: Error texts go into every per-sample record; a server's HTML error page should not.
 MAX_ERROR_CHARS = 500
@@ -322,7 +323,12 @@ class JudgeRunner:
         return self.client.stats
 
     def submit(self, prompt: str, usable: Usable | None = None) -> Future[JudgeReply]:
-        return asyncio.run_coroutine_threadsafe(self.client.complete(prompt, usable), self._loop)
+        return self.run(self.client.complete(prompt, usable))
+
+    def run(self, coroutine: Coroutine[Any, Any, T]) -> Future[T]:
+        """Run ``coroutine`` on the client's loop (it may await ``self.client`` directly, and
+        chain several calls); the future of its result."""
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop)
 
     def close(self) -> None:
         if self._loop.is_closed():
