@@ -40,7 +40,7 @@ from pathlib import Path
 
 from timing import timed
 
-from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate import simulate
 from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
@@ -72,7 +72,7 @@ def write_reviews(folder: Path, n: int, tokens: int, data: Path) -> None:
     model_dir = folder / "reviews" / "sim-r1"
     model_dir.mkdir(parents=True)
     by_level: dict[int, list[str]] = {}
-    for index, doc in enumerate(read_jsonl(data)[:n]):
+    for index, doc in enumerate(read_math500(data)[:n]):
         trace = simulate(doc, seed=1, target_tokens=tokens)
         prompt = (
             doc["problem"]

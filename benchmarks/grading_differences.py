@@ -35,12 +35,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from lm_eval_thinkbench.harness.data import read_jsonl
 from lm_eval_thinkbench.locate.rule import find_statements
 from lm_eval_thinkbench.math import verify
 from lm_eval_thinkbench.math.extract import Extraction, extract_final_answer, last_boxed
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.math.rewrite import prepare_candidate, rewrite_answer
+from lm_eval_thinkbench.math500.data import read_math500
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("THINKBENCH_DATA", REPO.parent / "shared" / "data"))
@@ -204,7 +204,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.parse_args()
     logging.getLogger("math_verify").setLevel(logging.ERROR)
-    golds = [doc["answer"] for doc in read_jsonl(DATA / "math500" / "test.jsonl")]
+    golds = [doc["answer"] for doc in read_math500(DATA / "math500" / "test.jsonl")]
     with Grader() as grader:
         for name, reasons in FILES:
             grade_file(DATA / name, reasons, golds, grader)

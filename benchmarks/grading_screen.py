@@ -41,12 +41,12 @@ from typing import Any
 os.environ.setdefault("TQDM_DISABLE", "1")
 
 from lm_eval_thinkbench.harness import settings
-from lm_eval_thinkbench.harness.data import read_jsonl
-from lm_eval_thinkbench.harness.filters import ThinkEfficiencyFilter
 from lm_eval_thinkbench.locate.rule import find_statements
 from lm_eval_thinkbench.math import screen, verify
 from lm_eval_thinkbench.math.grader import FirstMatch, Grader, Verdict
 from lm_eval_thinkbench.math.rewrite import prepare_candidate, rewrite_answer
+from lm_eval_thinkbench.math500.data import read_math500
+from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("THINKBENCH_DATA", REPO.parent / "shared" / "data"))
@@ -306,7 +306,7 @@ def main() -> None:
     verify.install_numeric_witness()
     signal.signal(signal.SIGALRM, _alarm)
 
-    docs = read_jsonl(DATA / "math500" / "test.jsonl")
+    docs = read_math500(DATA / "math500" / "test.jsonl")
     golds = [doc["answer"] for doc in docs]
     rng = random.Random(args.seed)
     pairs = real_pairs(golds, docs)

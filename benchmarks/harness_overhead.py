@@ -24,10 +24,10 @@ from typing import Any
 os.environ.setdefault("TQDM_DISABLE", "1")
 
 from lm_eval_thinkbench.harness import settings
-from lm_eval_thinkbench.harness.data import read_jsonl
-from lm_eval_thinkbench.harness.filters import ThinkEfficiencyFilter
-from lm_eval_thinkbench.harness.metrics import process_results
 from lm_eval_thinkbench.math.grader import default_grader
+from lm_eval_thinkbench.math500.data import read_math500
+from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
+from lm_eval_thinkbench.math500.metrics import process_results
 from lm_eval_thinkbench.simulate import simulate
 from lm_eval_thinkbench.tokens import get_counter
 
@@ -85,7 +85,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    docs = read_jsonl(Path(args.data))
+    docs = read_math500(Path(args.data))
     settings.configure({})
     t0 = time.perf_counter()
     default_grader().start()  # start the worker pool outside the timed loop

@@ -22,9 +22,9 @@ import signal
 import time
 from pathlib import Path
 
-from lm_eval_thinkbench.harness.data import read_jsonl
 from lm_eval_thinkbench.locate.rule import find_statements
 from lm_eval_thinkbench.math import verify
+from lm_eval_thinkbench.math500.data import read_math500
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("THINKBENCH_DATA", REPO.parent / "shared" / "data"))
@@ -63,7 +63,7 @@ class _Overrun(Exception):
 
 
 def pairs(random_pairs: int, seed: int) -> list[tuple[str, str]]:
-    golds = [doc["answer"] for doc in read_jsonl(DATA / "math500" / "test.jsonl")]
+    golds = [doc["answer"] for doc in read_math500(DATA / "math500" / "test.jsonl")]
     out = []
     for name in ("r1_openrouter_math_train.json", "r1_8b_ollama_math_train.json"):
         for trace in json.loads((DATA / "traces" / name).read_text()):

@@ -7,7 +7,7 @@ a source checkout or editable install where the YAMLs are not inside lm-eval, ad
 folder as ``--include_path``. Every ``lm_eval`` argument and subcommand works unchanged, and
 one more is understood: ``--repeats K`` (K samples per problem for the math tasks, with
 DeepSeek-R1's sampling where a task decodes greedily), which it passes on as
-``--metadata repeats=K`` (``harness.metrics.apply_repeats``), since lm-eval has no such option.
+``--metadata repeats=K`` (``math500.metrics.apply_repeats``), since lm-eval has no such option.
 """
 
 from __future__ import annotations

@@ -14,8 +14,9 @@ from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 from lm_eval_thinkbench.analyze.samples import InputFormatError
-from lm_eval_thinkbench.efficiency import ScoringConfig, score_response
 from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.math500.score import score_response
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.tokens import QwenTiktokenCounter, get_counter
 
 SKY_T1 = SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"

@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
-from lm_eval_thinkbench.harness.data import read_jsonl
 from lm_eval_thinkbench.judge.settings import JudgeSettings
+from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate import simulate
 from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
@@ -78,7 +78,7 @@ def judge(server: FakeOpenAIServer, **kw) -> JudgeSettings:
 
 @pytest.fixture(scope="module")
 def docs(math500_path: Path) -> list[dict]:
-    return read_jsonl(math500_path)[::10][:40]
+    return read_math500(math500_path)[::10][:40]
 
 
 @pytest.fixture(scope="module")

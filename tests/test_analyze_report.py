@@ -17,8 +17,9 @@ from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 from lm_eval_thinkbench.analyze.cli import build_parser, main
 from lm_eval_thinkbench.analyze.samples import Sample
 from lm_eval_thinkbench.analyze.select import select
-from lm_eval_thinkbench.efficiency import ScoringConfig, score_response
 from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.math500.score import score_response
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.tokens import get_counter
 
@@ -216,9 +217,9 @@ def test_correctness_logged_uses_the_run_verdict(tmp_path):
 def test_worker_processes_give_the_same_records(tmp_path, math500_path):
     from test_analyze_truth import write_lm_eval_log
 
-    from lm_eval_thinkbench.harness.data import read_jsonl
+    from lm_eval_thinkbench.math500.data import read_math500
 
-    logs = write_lm_eval_log(tmp_path / "logs", read_jsonl(math500_path)[:70], seed=5)
+    logs = write_lm_eval_log(tmp_path / "logs", read_math500(math500_path)[:70], seed=5)
     for workers in (1, 2):
         analyze(AnalyzeOptions(runs=[str(logs)], output=tmp_path / f"w{workers}", plots=False,
                                progress=False, workers=workers))  # fmt: skip

@@ -20,7 +20,7 @@ import pytest
 from e2e_support import expected_figures
 
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
-from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate import simulate
 from lm_eval_thinkbench.tokens import get_counter
 
@@ -113,7 +113,7 @@ def _close(got: dict, want: dict[str, float], where: object) -> None:
 
 @pytest.fixture(scope="module")
 def docs(math500_path: Path) -> list[dict]:
-    return read_jsonl(math500_path)[::4]
+    return read_math500(math500_path)[::4]
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +184,7 @@ def test_real_lm_eval_run_of_the_sim_model(tmp_path, math500_path):
     assert proc.returncode == 0, proc.stderr[-4000:]
     analyze(AnalyzeOptions(runs=[str(tmp_path / "logs")], output=tmp_path / "out", progress=False))
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
-    all_docs = read_jsonl(math500_path)
+    all_docs = read_math500(math500_path)
     docs = [d for level in range(1, 6) for d in [x for x in all_docs if x["level"] == level][:8]]
     _check_groups(summary, docs, SEED, "thinkbench-sim")
     rows = [json.loads(line) for line in (tmp_path / "out" / "per_sample.jsonl").open()]

@@ -10,7 +10,7 @@ import pytest
 from e2e_support import BIN, expected_figures, read_results, run_cli
 
 from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.math500.data import read_math500
 
 pytestmark = pytest.mark.e2e
 REPO = Path(__file__).resolve().parent.parent
@@ -80,7 +80,7 @@ def test_repeats_average_every_sample(tmp_path, math500_path):
         {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path)},
     )
     results, _ = read_results(tmp_path / "out")
-    docs = [d for d in read_jsonl(math500_path) if d["level"] == 2]
+    docs = [d for d in read_math500(math500_path) if d["level"] == 2]
     want = expected_figures(docs, seed=11, repeats=3)["level2"]
     got = results["results"]["thinkbench_math500_avg3"]
     for metric, value in want.items():

@@ -16,7 +16,7 @@ import time
 import pytest
 from e2e_support import read_results, run_local_chat
 
-from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
@@ -45,7 +45,7 @@ HOSTILE: list[object] = [
 
 
 def test_hostile_responses_are_scored_and_logged(tmp_path, math500_path):
-    docs = [d for d in read_jsonl(math500_path) if d["level"] == 2][: len(HOSTILE)]
+    docs = [d for d in read_math500(math500_path) if d["level"] == 2][: len(HOSTILE)]
     rules = [
         {"match": doc["problem"][-60:], "content": reply, "reasoning_field": None}
         for doc, reply in zip(docs, HOSTILE, strict=True)

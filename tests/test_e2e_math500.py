@@ -15,7 +15,7 @@ import pytest
 from e2e_support import BIN, expected_figures, read_results, run_cli, sim_server
 
 from lm_eval_thinkbench.cli import tasks_installed
-from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.math500.data import read_math500
 
 pytestmark = pytest.mark.e2e
 SEED = 7
@@ -57,7 +57,7 @@ def _assert_close(got: dict, want: dict[str, float], where: object) -> None:
 
 
 def test_lm_eval_local_chat_completions_matches_truth(tmp_path, math500_path):
-    docs = read_jsonl(math500_path)
+    docs = read_math500(math500_path)
     with sim_server(math500_path, "--seed", str(SEED)) as url:
         run_cli(
             [
@@ -87,7 +87,7 @@ def test_lm_eval_local_chat_completions_matches_truth(tmp_path, math500_path):
 
 
 def test_thinkbench_chat_with_separate_reasoning_field(tmp_path, math500_path):
-    docs = [d for d in read_jsonl(math500_path) if d["level"] in (1, 5)]
+    docs = [d for d in read_math500(math500_path) if d["level"] in (1, 5)]
     with sim_server(
         math500_path, "--seed", str(SEED), "--reasoning-field", "reasoning_content"
     ) as url:

@@ -2,8 +2,9 @@
 
 import pytest
 
-from lm_eval_thinkbench.efficiency import ScoringConfig, score_response
 from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.math500.score import score_response
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.tokens import get_counter
 

@@ -8,7 +8,7 @@ import pytest
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.cli import tasks_installed, with_task_path
-from lm_eval_thinkbench.harness.data import DatasetError, load_math500, read_jsonl
+from lm_eval_thinkbench.math500.data import DatasetError, load_math500, read_math500
 
 LM_EVAL = str(Path(sys.executable).parent / "lm_eval")
 TASKS = ["thinkbench_math500"] + [f"thinkbench_math500_level{i}" for i in range(1, 6)]
@@ -64,6 +64,6 @@ def test_bad_local_file_gives_one_clear_error(tmp_path, content, message):
     elif content is not None:
         path.write_text(content)
     with pytest.raises(DatasetError, match=message) as err:
-        read_jsonl(path)
+        read_math500(path)
     assert str(path) in str(err.value)
     assert "problem, answer, level, unique_id" in str(err.value)

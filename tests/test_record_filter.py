@@ -10,7 +10,7 @@ from lm_eval.api.filter import FilterEnsemble
 from lm_eval.api.instance import Instance
 
 from lm_eval_thinkbench.harness import settings
-from lm_eval_thinkbench.harness.filters import ThinkEfficiencyFilter
+from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
 
 DOC = {"problem": "What is 1 + 1?", "answer": "2"}
 

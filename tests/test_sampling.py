@@ -21,11 +21,11 @@ from support.tasks import task_manager
 from lm_eval_thinkbench.cli import eval_main, with_repeats
 from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.harness import settings
-from lm_eval_thinkbench.harness.data import competition_row, integer_answer, load_competition
-from lm_eval_thinkbench.harness.filters import ThinkEfficiencyFilter
 from lm_eval_thinkbench.harness.groups import stderr_over_problems
-from lm_eval_thinkbench.harness.metrics import R1_SAMPLING, apply_repeats, process_results
-from lm_eval_thinkbench.harness.sampling import (
+from lm_eval_thinkbench.math500.data import competition_row, integer_answer, load_competition
+from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
+from lm_eval_thinkbench.math500.metrics import R1_SAMPLING, apply_repeats, process_results
+from lm_eval_thinkbench.math500.sampling import (
     METRIC_NAMES,
     majority,
     pass_at_k,

@@ -23,8 +23,8 @@ import pytest
 from support.data import SHARED_DATA
 from support.tasks import task_manager
 
-from lm_eval_thinkbench.harness.data import read_jsonl
-from lm_eval_thinkbench.harness.sampling import FILTER, METRIC_NAMES
+from lm_eval_thinkbench.math500.data import read_math500
+from lm_eval_thinkbench.math500.sampling import FILTER, METRIC_NAMES
 from lm_eval_thinkbench.models.replay import ReplayLM
 
 pytestmark = pytest.mark.slow
@@ -97,12 +97,12 @@ def scripted(tmp_path_factory: pytest.TempPathFactory, math500_path: Path) -> di
     """A small MATH-500 copy (n problems of level n), the scripted labels of every
     problem of every set, and the sample log serving them."""
     root = tmp_path_factory.mktemp("sampling")
-    rows = read_jsonl(math500_path)
+    rows = read_math500(math500_path)
     small = [r for level in range(1, 6) for r in [x for x in rows if x["level"] == level][:level]]
     (root / "math500.jsonl").write_text("".join(json.dumps(r) + "\n" for r in small))
     log = root / "samples_scripted.jsonl"
     labels: dict[str, list[list[str]]] = {}
-    docs = read_jsonl(root / "math500.jsonl")
+    docs = read_math500(root / "math500.jsonl")
     math_labels = {i: labels_for(i) for i in range(len(docs))}
     write_log(log, docs, math_labels)
     labels["math500"] = [math_labels[i] for i in range(len(docs))]

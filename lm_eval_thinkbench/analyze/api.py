@@ -26,9 +26,9 @@ from lm_eval_thinkbench.analyze.report import write_reports
 from lm_eval_thinkbench.analyze.samples import InputFormatError, Sample, Skipped
 from lm_eval_thinkbench.analyze.score import Scored, ScoreOptions, score_samples
 from lm_eval_thinkbench.analyze.select import select
-from lm_eval_thinkbench.efficiency import ScoringConfig
 from lm_eval_thinkbench.judge.cache import JudgeCache, default_cache_dir
 from lm_eval_thinkbench.judge.prompts import PROMPT_VERSION
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, DEFAULT_SWITCH_PHRASES, PhraseMatcher
 from lm_eval_thinkbench.trace import AUTO
 

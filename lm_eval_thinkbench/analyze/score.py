@@ -1,7 +1,7 @@
 """Score every sample: the records of ``efficiency``, with the rule or the judge locator.
 
 This is the only place that knows about both the judge and the per-sample metrics, and it adds
-no metric of its own: every number comes from ``efficiency.score_graded``.
+no metric of its own: every number comes from ``math500.score.score_graded``.
 
 The work is arranged so that neither the judge's latency nor the local work waits for the
 other. A first, cheap pass splits each response and submits its judge calls (the ``llm`` split,
@@ -30,12 +30,6 @@ from typing import TYPE_CHECKING, TypeVar
 from tqdm import tqdm
 
 from lm_eval_thinkbench.analyze.samples import Sample
-from lm_eval_thinkbench.efficiency import (
-    SampleRecord,
-    ScoringConfig,
-    grade_response,
-    score_graded,
-)
 from lm_eval_thinkbench.lifetime import die_with_parent
 from lm_eval_thinkbench.locate.rule import (
     FirstCorrect,
@@ -44,6 +38,8 @@ from lm_eval_thinkbench.locate.rule import (
     locate_first_correct,
 )
 from lm_eval_thinkbench.math.grader import default_grader
+from lm_eval_thinkbench.math500.score import SampleRecord, grade_response, score_graded
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.steps import Span
 from lm_eval_thinkbench.tokens import TokenCounter, get_counter
 from lm_eval_thinkbench.trace import (

@@ -5,7 +5,7 @@ with ``idx`` (the line of the trace in the Sky-T1 MATH-500 outputs and of the pr
 MATH-500), ``first_correct_step`` (0-based over the blank-line paragraphs of the thought, -1
 when the reasoning never reaches the answer) and usually ``gold``, ``n_steps``, ``quote``,
 ``note``. Each annotated trace is scored the way ``thinkbench analyze`` scores it
-(``efficiency.score_response`` at the default config, markers detected from the response),
+(``math500.score.score_response`` at the default config, markers detected from the response),
 with the rule locator or with a scripted judge that answers the annotated step (which checks
 that the judge path maps an index to the step and its tokens correctly), and compared with the
 annotation: the step, and the token efficiency at the chosen step against that at the
@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_thinkbench.datafiles import read_records
-from lm_eval_thinkbench.efficiency import ScoringConfig, score_response
 from lm_eval_thinkbench.locate.judge import read_first_correct
 from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.math500.score import score_response
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.steps import Span, step_index_at
 from lm_eval_thinkbench.tokens import TokenCounter
@@ -220,7 +221,7 @@ def scoring_step(thought: str, step: int) -> int:
 
 def _efficiency_at(thought: str, step: int, counter: TokenCounter) -> float | None:
     """Token efficiency at an annotated step of ``thought``, counted as
-    ``efficiency.score_graded`` counts it (1.0 when the reasoning never reaches the answer and
+    ``math500.score.score_graded`` counts it (1.0 when the reasoning never reaches the answer and
     the final answer is right; None for a step the splitter does not have)."""
     steps = ScoringConfig().split_steps(thought)
     if step < 0:

@@ -16,7 +16,7 @@ A run is a folder (or ``NAME=PATH``, NAME naming its model) holding any of:
   responses, as the set ``compare``.
 
 Metric names and labels of the sampling protocols (avg@k, pass@k, maj@k) come from
-``harness.sampling.METRICS``; k from the task config's ``repeats``.
+``math500.sampling.METRICS``; k from the task config's ``repeats``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from lm_eval_thinkbench.analyze.readers import parse_run
 from lm_eval_thinkbench.analyze.readers.lm_eval import name_from_config
 from lm_eval_thinkbench.analyze.samples import InputFormatError, parse_level
 from lm_eval_thinkbench.datafiles import parse_json, read_data
-from lm_eval_thinkbench.harness.sampling import FILTER, METRICS, samples_per_problem
+from lm_eval_thinkbench.math500.sampling import FILTER, METRICS, samples_per_problem
 
 #: z of the two-sided 95% normal interval around a logged standard error.
 Z95 = 1.959963984540054

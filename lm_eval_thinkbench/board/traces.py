@@ -30,7 +30,7 @@ from lm_eval_thinkbench.analyze.counting import tokenizers_for
 from lm_eval_thinkbench.analyze.readers import lm_eval, parse_run, read_path
 from lm_eval_thinkbench.analyze.samples import InputFormatError, Sample
 from lm_eval_thinkbench.analyze.score import ScoreOptions, run_markers, score_samples
-from lm_eval_thinkbench.efficiency import ScoringConfig
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.steps import PhraseMatcher
 from lm_eval_thinkbench.trace import AUTO, MarkerSet, split_trace
 

@@ -18,8 +18,9 @@ from lm_eval_thinkbench.analyze.counting import tokenizers_for
 from lm_eval_thinkbench.analyze.samples import Sample, subset_order
 from lm_eval_thinkbench.analyze.score import run_markers
 from lm_eval_thinkbench.compare.graders import GRADERS, OURS, Verdict, harness_verdicts
-from lm_eval_thinkbench.efficiency import ScoringConfig, grade_response
 from lm_eval_thinkbench.math.grader import default_grader
+from lm_eval_thinkbench.math500.score import grade_response
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.tokens import get_counter
 from lm_eval_thinkbench.trace import AUTO, mark_length_stop
 

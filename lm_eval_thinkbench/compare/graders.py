@@ -7,7 +7,7 @@ helper it calls (``is_equiv``, ``parse``), never by re-deriving them.
 
 What each grader reads:
 
-* ``thinkbench``: this project's checker (``efficiency.grade_response``): the final answer of
+* ``thinkbench``: this project's checker (``math500.score.grade_response``): the final answer of
   the answer part (after the reasoning), graded with math-verify.
 * ``hendrycks_math500``, ``minerva_math500`` (``exact_match``), ``minerva_math500_math_verify``:
   the response as lm-eval hands it to a standard task, :func:`harness_text`.

@@ -26,8 +26,8 @@ Keys (all optional):
   ProcessBench's own script reads it; the default) or ``tolerant`` (checked by its loader).
 
 Two more keys are read elsewhere: ``repeats`` (samples per problem of every math task, applied
-when the task is built: ``harness.metrics.apply_repeats``) and the local data paths
-(``math500_path``, ``aime24_path``, ... : ``harness.data``).
+when the task is built: ``math500.metrics.apply_repeats``) and the local data paths
+(``math500_path``, ``aime24_path``, ... : ``math500.data``).
 
 Every suite's loader calls :func:`configure`, so a bad setting (an unknown marker set) fails at
 load time, before any generation is spent.
@@ -39,8 +39,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from lm_eval_thinkbench.efficiency import ScoringConfig
 from lm_eval_thinkbench.flags import as_bool
+from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, DEFAULT_SWITCH_PHRASES, PhraseMatcher
 from lm_eval_thinkbench.trace import AUTO, MarkerSet, custom_markers, resolve_markers
 

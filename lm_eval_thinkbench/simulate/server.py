@@ -35,7 +35,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from lm_eval_thinkbench.harness.data import read_jsonl
+from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate import respond
 from lm_eval_thinkbench.simulate.critic import REASONING, STYLES, respond_critic
 from lm_eval_thinkbench.simulate.traces import CHARS_PER_TOKEN, SimTrace
@@ -265,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser.error("no data: pass --data or set THINKBENCH_MATH500_PATH")
     server = SimServer(
         (args.host, args.port),
-        read_jsonl(Path(args.data)),
+        read_math500(Path(args.data)),
         seed=args.seed,
         reasoning_field=args.reasoning_field,
         model_name=args.model_name,

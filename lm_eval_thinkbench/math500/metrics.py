@@ -4,7 +4,7 @@ Per document, the filter's records (one per repeat) become:
 
 * means over repeats, aggregated with lm-eval's ``mean`` (so ``repeats: n`` gives avg@n):
   ``exact_match``, ``reasoning_tokens``, ``answer_tokens``, ``truncated``, ``thought_num``;
-* the problem's ``pass_at_k`` and ``maj_at_k`` (``harness.sampling``), also means over problems;
+* the problem's ``pass_at_k`` and ``maj_at_k`` (``math500.sampling``), also means over problems;
 * lists of the values of the correctly answered repeats, aggregated by
   ``records.pooled_mean`` (the mean over all correctly answered samples):
   ``first_correct_tokens``, ``reflection_tokens``, ``token_efficiency``.
@@ -26,7 +26,7 @@ from lm_eval.api.task import ConfigurableTask
 
 from lm_eval_thinkbench.harness import groups
 from lm_eval_thinkbench.harness.records import records
-from lm_eval_thinkbench.harness.sampling import problem_values
+from lm_eval_thinkbench.math500.sampling import problem_values
 
 log = logging.getLogger("lm_eval.thinkbench")
 

@@ -34,13 +34,13 @@ def load_math500(level: int | None = None, **metadata: Any) -> datasets.DatasetD
     """
     settings.configure(metadata)
     path = metadata.get("math500_path") or os.environ.get(PATH_ENV)
-    rows = read_jsonl(Path(path)) if path else _from_hub()
+    rows = read_math500(Path(path)) if path else _from_hub()
     if level is not None:
         rows = [r for r in rows if r["level"] == int(level)]
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
 
 
-def read_jsonl(path: Path) -> list[dict[str, Any]]:
+def read_math500(path: Path) -> list[dict[str, Any]]:
     """Read and validate a local MATH-500 copy (JSON Lines as released; a JSON array or CSV
     also works), failing once with a message that names the file and the fields expected."""
     expected = f"one JSON object per line with fields {', '.join(FIELDS)} (level an integer 1-5)"
