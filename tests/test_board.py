@@ -210,7 +210,7 @@ def test_sort_names_columns_by_key_or_label_and_refuses_unknown_ones():
 
 
 def test_sampling_metrics_take_their_labels_and_k_from_the_run():
-    """avg@k / pass@k / maj@k names come from harness.sampling's table, k from ``repeats``."""
+    """avg@k / pass@k / maj@k names come from math500.sampling's table, k from ``repeats``."""
     results = {
         "config": {"model": "hf", "model_args": "pretrained=org/model-7b,dtype=bfloat16"},
         "results": {
