@@ -4,12 +4,15 @@ and the length limit, driven through lm-eval's own ``FilterEnsemble`` and ``Inst
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 import pytest
 from lm_eval.api.filter import FilterEnsemble
 from lm_eval.api.instance import Instance
 
 from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.harness.records import in_order
 from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
 
 DOC = {"problem": "What is 1 + 1?", "answer": "2"}
@@ -72,3 +75,56 @@ def test_set_markers_skip_detection_and_custom_markers_split():
         settings.configure({"think_start": "<r>"})
     with pytest.raises(ValueError, match="unknown marker set"):
         settings.configure({"markers": "qwen9"})
+
+
+def test_in_order_overlaps_items_keeps_their_order_and_serialises_shared_keys():
+    running: set[int] = set()
+    overlapped: list[tuple[int, int]] = []
+    lock = threading.Lock()
+
+    def work(i: int) -> int:
+        with lock:
+            overlapped.extend((i, j) for j in running)
+            running.add(i)
+        time.sleep(0.02 if i % 3 else 0.05)  # uneven: later items finish first
+        with lock:
+            running.discard(i)
+        return i * i
+
+    keys = [frozenset({"a"}) if i in (0, 1, 4) else frozenset({i}) for i in range(8)]
+    assert list(in_order(work, range(8), keys, threads=2)) == [i * i for i in range(8)]
+    pairs = {frozenset(p) for p in overlapped}
+    assert pairs, "two threads never ran at once"
+    assert not pairs & {frozenset(p) for p in ((0, 1), (0, 4), (1, 4))}
+    assert all(max(p) - min(p) < 4 for p in pairs)  # at most 2 x threads in flight
+
+
+def test_in_order_raises_at_the_failing_item_and_starts_no_more():
+    started: list[int] = []
+
+    def work(i: int) -> int:
+        started.append(i)
+        if i == 2:
+            raise ValueError("bad document")
+        return i
+
+    results = in_order(work, range(50), [frozenset()] * 50, threads=2)
+    assert [next(results), next(results)] == [0, 1]
+    with pytest.raises(ValueError, match="bad document"):
+        next(results)
+    assert max(started) < 2 + 4
+
+
+def test_threaded_scoring_gives_the_records_of_one_by_one_scoring():
+    """Two threads against one: same records, in order, with documents that share a gold
+    (scored one after another) and others (overlapped)."""
+    golds = ["2", "5", "2", "\\frac{1}{2}", "2", "7"]
+    docs = [{"problem": f"Problem {i}?", "answer": g} for i, g in enumerate(golds)]
+    resps = [
+        [f"Try 3. So x = 1.5. Wait, {g} works.\n</think>\n\\boxed{{{g}}}", "It is \\boxed{0.5}"]
+        for g in golds
+    ]
+    serial = ThinkEfficiencyFilter()
+    serial.threads = 1
+    assert ThinkEfficiencyFilter.threads == 2
+    assert ThinkEfficiencyFilter().apply(resps, docs) == serial.apply(resps, docs)

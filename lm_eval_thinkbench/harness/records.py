@@ -14,9 +14,10 @@ import inspect
 import json
 import logging
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from statistics import fmean
-from typing import Any
+from typing import Any, TypeVar
 
 from lm_eval.api.filter import Filter
 from lm_eval.api.instance import Instance
@@ -30,6 +31,9 @@ from lm_eval_thinkbench.trace import detect_markers, mark_length_stop, resolve_m
 # Under lm-eval's logger, so the line shows in an lm_eval run (lm-eval configures only its own).
 log = logging.getLogger("lm_eval.thinkbench")
 
+T = TypeVar("T")
+R = TypeVar("R")
+
 
 class RecordFilter(Filter):
     """``resps`` -> one JSON record per response, every repeat kept (``repeats: n``).
@@ -41,10 +45,20 @@ class RecordFilter(Filter):
     Subclasses implement :meth:`score` on a :class:`ModelResponse` and read ``self.markers``;
     :meth:`prepare` runs once per ``apply`` for work that should not be repeated per response
     (loading a tokenizer, starting the grading pool).
+
+    A subclass whose scoring waits on another process (the math grader's workers) sets
+    :attr:`threads` above 1: documents are then scored on that many threads, so that one
+    document's text work runs while another waits for its checks (on 2 cores the two overlap),
+    and the records come back in document order. Documents with a common
+    :meth:`conflict_keys` entry are never scored at once, and each waits for the earlier ones:
+    whatever they share (the grader's verdict cache, keyed by gold) is then seen as when
+    scored one by one.
     """
 
     #: The progress bar's label.
     desc = "thinkbench scoring"
+    #: Documents scored at once (1: one after another, in the calling thread).
+    threads = 1
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -59,6 +73,11 @@ class RecordFilter(Filter):
         """The records of one document's responses (its repeats), in order; a subclass adds
         what needs all of them at once (the majority vote)."""
         return [self.score(response, doc) for response in responses]
+
+    def conflict_keys(self, doc: dict[str, Any]) -> Iterable[Hashable]:
+        """Keys of what scoring ``doc`` shares with other documents in a way that could make
+        its record depend on their order (only read when :attr:`threads` > 1)."""
+        return ()
 
     def apply(self, resps: list[list[Any]], docs: list[dict]) -> list[list[str]]:
         run = settings.current()
@@ -80,10 +99,54 @@ class RecordFilter(Filter):
         )
         self.prepare()
         pairs = list(zip(responses, docs, strict=True))
-        return [
-            [json.dumps(record, ensure_ascii=False) for record in self.score_doc(doc_resps, doc)]
-            for doc_resps, doc in tqdm(pairs, desc=self.desc, unit="doc", leave=False)
-        ]
+
+        def encoded(pair: tuple[list[ModelResponse], dict]) -> list[str]:
+            return [json.dumps(r, ensure_ascii=False) for r in self.score_doc(*pair)]
+
+        if self.threads > 1:
+            keys = [frozenset(self.conflict_keys(doc)) for doc in docs]
+            scored = in_order(encoded, pairs, keys, self.threads)
+        else:
+            scored = map(encoded, pairs)
+        return list(tqdm(scored, total=len(pairs), desc=self.desc, unit="doc", leave=False))
+
+
+def in_order(
+    fn: Callable[[T], R],
+    items: Sequence[T],
+    keys: Sequence[frozenset[Hashable]],
+    threads: int,
+) -> Iterator[R]:
+    """``map(fn, items)`` on ``threads`` threads, yielded in order.
+
+    At most ``2 * threads`` items are in flight, so a slow item holds back only the few after
+    it. An item waits until every earlier item that shares one of its ``keys`` is done: items
+    with a common key run one after another, in order. The first exception is raised where its
+    item's result would have been yielded; the items not started by then never start.
+    """
+    window = 2 * threads
+    last: dict[Hashable, Future[R]] = {}
+    pending: list[Future[R]] = []
+
+    def after(earlier: list[Future[R]], item: T) -> R:
+        for future in earlier:  # taken before this one (the queue is FIFO): no deadlock
+            future.exception()
+        return fn(item)
+
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="thinkbench-score") as pool:
+        try:
+            for index, item in enumerate(items):
+                earlier = list({id(last[k]): last[k] for k in keys[index] if k in last}.values())
+                future = pool.submit(after, earlier, item)
+                last.update(dict.fromkeys(keys[index], future))
+                pending.append(future)
+                if len(pending) >= window:
+                    yield pending.pop(0).result()
+            while pending:
+                yield pending.pop(0).result()
+        finally:
+            for future in pending:
+                future.cancel()
 
 
 def _caller_instances() -> list[Instance] | None:
