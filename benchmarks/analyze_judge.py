@@ -9,7 +9,7 @@
 3. our ``judge`` locator again, answered from the cache;
 4. EvalScope's ThinkBench (``evalscope.third_party.thinkbench``) with the same judge.
 
-The judge is a local OpenAI-compatible server process (``simulate/scripted.py``) that
+The judge is a local OpenAI-compatible server process (``simulate/server.py --scripted``) that
 answers like a judge would (the first paragraph stating the correct answer) after 0.3 s plus
 1 ms per 100 prompt tokens (Qwen2.5 tokens), serving at most 16 requests at once. Both tools
 split on blank lines and send at most 16 requests at a time. Each run is a separate process;
@@ -42,7 +42,7 @@ from timing import timed
 
 from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate import simulate
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -154,7 +154,7 @@ def main() -> None:
         work = Path(tmp)
         if args.demo:
             from benchmarks.analyze_judge import JUDGE_RULES, write_reviews
-            from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+            from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
             data = REPO.parent / "shared" / "data" / "math500" / "test.jsonl"
             write_reviews(work / "es", args.n, 4000, data)

@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from statistics import fmean
 
-from lm_eval_thinkbench.simulate.scripted import start_ready, stop_process
+from lm_eval_thinkbench.simulate.server import start_ready, stop_process
 from lm_eval_thinkbench.simulate.traces import simulate
 from lm_eval_thinkbench.tokens import get_counter
 

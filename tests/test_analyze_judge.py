@@ -1,6 +1,6 @@
 """``thinkbench analyze`` with the judge locator and the llm splitter, against a real server.
 
-The judge is ``simulate/scripted.py`` as a process on 127.0.0.1: it plays a judge (the
+The judge is ``simulate/server.py --scripted`` as a process on 127.0.0.1: it plays a judge (the
 first paragraph stating the correct answer) and a splitter, and injects faults into chosen
 samples (HTTP 500 and 429, replies slower than the timeout, malformed bodies, dropped
 connections). Every sample must come out, the failures counted as judge errors and left out
@@ -24,7 +24,7 @@ from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 from lm_eval_thinkbench.judge.settings import JudgeSettings
 from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate import simulate
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
 RESPONDERS = [

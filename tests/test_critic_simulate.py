@@ -24,7 +24,7 @@ from lm_eval_thinkbench.simulate.critic import (
     respond_deltabench,
     respond_processbench,
 )
-from lm_eval_thinkbench.simulate.server import _message
+from lm_eval_thinkbench.simulate.served_model import assistant_message as _message
 
 FIXTURE = Path(__file__).parent / "fixtures" / "deltabench_sample.jsonl"
 

@@ -17,7 +17,7 @@ import pytest
 from e2e_support import read_results, run_local_chat
 
 from lm_eval_thinkbench.math500.data import read_math500
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
 

@@ -26,7 +26,7 @@ from e2e_support import read_results, run_local_chat
 from lm_eval_thinkbench.critic import data
 from lm_eval_thinkbench.critic.parse import BEYOND
 from lm_eval_thinkbench.critic.prompts import deltabench_prompt, processbench_prompt
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
 REPO = Path(__file__).resolve().parent.parent

@@ -14,7 +14,7 @@ import os
 import pytest
 from e2e_support import read_results, run_local_chat
 
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 from lm_eval_thinkbench.tokens import get_counter
 
 pytestmark = pytest.mark.e2e

@@ -12,7 +12,7 @@ import pytest
 from lm_eval_thinkbench.judge.cache import JudgeCache, cache_key
 from lm_eval_thinkbench.judge.client import DEADLINE_GRACE, JudgeClient, JudgeRunner, parse_reply
 from lm_eval_thinkbench.judge.settings import JudgeSettings
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 API_KEY = "sk-judge-Qx7SECRETVALUE"
 RULES = [

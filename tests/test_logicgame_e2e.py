@@ -21,7 +21,7 @@ from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.logic import cli
 from lm_eval_thinkbench.logic.harness.logicgame import PATH_ENV, logicgame_docs
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e
 TASKS = ("thinkbench_logicgame", "thinkbench_logicgame_en", "thinkbench_logicgame_zh")

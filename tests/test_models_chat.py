@@ -15,7 +15,7 @@ from lm_eval.api.registry import get_model
 from lm_eval_thinkbench.models import chat
 from lm_eval_thinkbench.models.chat import ThinkbenchChat
 from lm_eval_thinkbench.response import ModelResponse, from_wire
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 API_KEY = "sk-test-Zq81xVERYSECRET"
 CUSTOM_USAGE = {

@@ -26,7 +26,7 @@ from lm_eval_thinkbench.models.replay import (
     SampleLogError,
 )
 from lm_eval_thinkbench.response import ModelResponse
-from lm_eval_thinkbench.simulate.scripted import FakeOpenAIServer
+from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 TASK = "toy_math"
 GEN = {"until": [], "max_gen_toks": 16, "do_sample": False}

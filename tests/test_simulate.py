@@ -30,7 +30,8 @@ from lm_eval_thinkbench.simulate import (
     simulate,
     wrong_answer,
 )
-from lm_eval_thinkbench.simulate.scripted import start_ready, stop_process
+from lm_eval_thinkbench.simulate.served_model import assistant_message
+from lm_eval_thinkbench.simulate.server import start_ready, stop_process
 
 DATA = Path(os.environ.get("THINKBENCH_MATH500_PATH") or SHARED_DATA / "math500" / "test.jsonl")
 
@@ -282,11 +283,19 @@ def test_model_answers_requests_with_distinct_repeats(docs: list[dict[str, Any]]
 # ----- HTTP server -----------------------------------------------------------------------------
 
 
+#: A scripted rule the simulated model's server tries first.
+SCRIPTED_RULES = [{"match": "SCRIPTED_HELLO", "content": "scripted {seed}", "reasoning": None}]
+
+
 @pytest.fixture(scope="module", params=["none", "reasoning_content"])
-def server(request: pytest.FixtureRequest, docs: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+def server(
+    request: pytest.FixtureRequest, docs: list[dict[str, Any]], tmp_path_factory
+) -> Iterator[tuple[str, str]]:
     """(base URL, reasoning-field mode) of a server running as a subprocess."""
+    rules = tmp_path_factory.mktemp("rules") / "rules.json"
+    rules.write_text(json.dumps(SCRIPTED_RULES))
     cmd = [sys.executable, "-m", "lm_eval_thinkbench.simulate.server", "--port", "0"]
-    cmd += ["--data", str(DATA), "--reasoning-field", request.param]
+    cmd += ["--data", str(DATA), "--reasoning-field", request.param, "--rules", str(rules)]
     proc, port = start_ready(cmd, subprocess.DEVNULL, timeout=20)
     try:
         yield f"http://127.0.0.1:{port}", request.param
@@ -334,6 +343,22 @@ def test_server_replies_with_the_simulated_trace(
 
     unknown = _chat(url, "What is the capital of France?", 0)["choices"][0]["message"]
     assert unknown["content"] == "I don't know."
+
+
+@pytest.mark.slow
+def test_rules_come_before_the_simulated_model(
+    server: tuple[str, str], docs: list[dict[str, Any]]
+) -> None:
+    """One server, scripted by rules: the ``--rules`` file first, then the fault keywords, then
+    the simulated model (which answers the same problem once no rule matches)."""
+    url, mode = server
+    scripted = _chat(url, "SCRIPTED_HELLO " + docs[3]["problem"], seed=7)["choices"][0]
+    assert scripted["message"] == {"role": "assistant", "content": "scripted 7"}
+    with pytest.raises(urllib.error.HTTPError) as err:
+        _chat(url, "FAULT:400 " + docs[3]["problem"], seed=7)
+    assert err.value.code == 400
+    simulated = _chat(url, docs[3]["problem"], seed=7)["choices"][0]["message"]
+    assert simulated == assistant_message(simulate(docs[3], seed=7), mode)
 
 
 @pytest.mark.slow
