@@ -170,27 +170,6 @@ def _alarm(*_: object) -> None:
     raise _Overrun
 
 
-def _sympy_values(reading: Any) -> list[complex] | None:
-    """The values of one math-verify reading at the screen's point, or None if it has none."""
-    from sympy import FiniteSet, Float, Interval, Tuple
-
-    if isinstance(reading, (FiniteSet, Tuple)):
-        items = list(reading.args)
-    elif isinstance(reading, Interval):
-        items = [reading.start, reading.end]
-    else:
-        items = [reading]
-    values = []
-    for item in items:
-        try:
-            point = {s: Float(str(screen.POINT[s.name]), 60) for s in item.free_symbols}
-            value = complex(item.subs(point).evalf(60))
-        except (TypeError, AttributeError, KeyError):
-            return None
-        values.append(value)
-    return values
-
-
 def _same_values(ours: tuple[Any, ...], theirs: list[complex]) -> bool:
     def near(a: complex, b: complex) -> bool:
         return abs(a - b) <= _READING_TOLERANCE * (1 + abs(a))
@@ -228,7 +207,7 @@ def reading_failures(texts: set[str]) -> tuple[int, list[str]]:
             if not expressions:
                 failures.append(f"{role}: math-verify reads no expression in {text!r}")
             for expression in expressions:
-                theirs = _sympy_values(expression)
+                theirs = screen.reading_values(expression)
                 if theirs is None or not _same_values(ours, theirs):
                     failures.append(
                         f"{role}: {text!r} read {[str(v)[:12] for v in ours]}, "

@@ -93,23 +93,6 @@ def test_refuses_what_math_verify_may_read_otherwise(text: str) -> None:
     assert answer_values(text) is None
 
 
-def _values_of(reading) -> list[complex] | None:
-    """A math-verify reading's values, letters at the screen's point."""
-    from sympy import FiniteSet, Float, Interval, Tuple
-
-    if isinstance(reading, (FiniteSet, Tuple)):
-        items = list(reading.args)
-    elif isinstance(reading, Interval):
-        items = [reading.start, reading.end]
-    else:
-        items = [reading]
-    out = []
-    for item in items:
-        point = {s: Float(str(screen.POINT[s.name]), 60) for s in item.free_symbols}
-        out.append(complex(item.subs(point).evalf(60)))
-    return out
-
-
 TRICKY = [
     "2^2x", "x^2y", "2x^2", r"\sqrt{2}x", r"x\sqrt{2}", r"2\pi x", r"\pi x", "x^y", "-x^2",
     "1/2/3", "2 x", "1.5x", ".5", "0.5", r"2\cdot\pi", "(1, 2, 3)", "[1, 2, 3]", r"\{1,2,3\}",
@@ -140,7 +123,8 @@ def test_reading_is_math_verifys_on_golds_and_tricky_forms(math500_path) -> None
             expressions = [r for r in readings if not isinstance(r, str)]
             assert expressions, text
             for expression in expressions:
-                theirs = _values_of(expression)
+                theirs = screen.reading_values(expression)
+                assert theirs is not None, (text, expression)
 
                 def near(a: complex, b: complex) -> bool:
                     return abs(a - b) <= 1e-12 * (1 + abs(a))
@@ -200,3 +184,14 @@ def test_grader_settles_screened_pairs_without_a_worker() -> None:
         match = g.first_equivalent("(-1, 6)", ["(-5, 5)", "-2", "6", "2x"])
         assert (match.index, match.checked) == (None, 0)
         assert "pool" not in g._resources  # no worker was ever started
+
+
+def test_reading_values_at_the_point() -> None:
+    """A reading's values with letters at ``POINT`` (a set's elements, an interval's ends);
+    None for a letter the point does not give."""
+    from sympy import FiniteSet, Interval, Symbol
+
+    x = Symbol("x")
+    assert screen.reading_values(FiniteSet(1, 2)) == [1, 2]
+    assert screen.reading_values(Interval(0, 2 * x)) == [0, pytest.approx(2 * float(X))]
+    assert screen.reading_values(Symbol("Q")) is None

@@ -44,10 +44,11 @@ from __future__ import annotations
 import decimal
 import re
 from decimal import Decimal
+from typing import Any
 
 from .extract import strip_answer
 
-__all__ = ["MAX_SCREEN_CHARS", "POINT", "answer_values", "surely_different"]
+__all__ = ["MAX_SCREEN_CHARS", "POINT", "answer_values", "reading_values", "surely_different"]
 
 #: Longer answers are not screened (math-verify decides them).
 MAX_SCREEN_CHARS = 200
@@ -374,3 +375,26 @@ def surely_different(gold: str, candidate: str) -> bool:
     return any(all(_apart(g, c) for c in candidates) for g in golds) or any(
         all(_apart(c, g) for g in golds) for c in candidates
     )
+
+
+def reading_values(reading: Any) -> list[complex] | None:
+    """The values of one math-verify reading (a sympy object) with letters at :data:`POINT`,
+    or None if it has none there: what :func:`answer_values` is checked against (the tests
+    and ``benchmarks/grading_screen.py``). A tuple, set or interval gives its elements' (an
+    interval's ends')."""
+    from sympy import FiniteSet, Float, Interval, Tuple
+
+    if isinstance(reading, (FiniteSet, Tuple)):
+        items = list(reading.args)
+    elif isinstance(reading, Interval):
+        items = [reading.start, reading.end]
+    else:
+        items = [reading]
+    values = []
+    for item in items:
+        try:
+            point = {s: Float(str(POINT[s.name]), 60) for s in item.free_symbols}
+            values.append(complex(item.subs(point).evalf(60)))
+        except (TypeError, AttributeError, KeyError):
+            return None
+    return values
