@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
+from lm_eval_thinkbench.analyze.command import add_command
 from lm_eval_thinkbench.analyze.samples import InputFormatError
 
 DESCRIPTION = """\
@@ -23,17 +23,15 @@ of every logged sample (loaded from traces/ when opened). Documented in docs/lea
 
 
 def register(commands: Any) -> None:
-    p = commands.add_parser(
+    p = add_command(
+        commands,
         "leaderboard",
         help="one row per model over many runs: Markdown, CSV, JSON, PNGs and an HTML page",
         description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        runs_help="a run folder, or NAME=PATH",
+        output="board",
+        output_help="output folder",
     )
-    p.add_argument("runs", nargs="+", metavar="RUN", help="a run folder, or NAME=PATH")
-    p.add_argument(
-        "-o", "--output", type=Path, default=Path("board"),
-        help="output folder (default: %(default)s)",
-    )  # fmt: skip
     p.add_argument(
         "--sort", metavar="COLUMN",
         help="order rows by a column (its key, e.g. thinkbench_math500:exact_match, or its "

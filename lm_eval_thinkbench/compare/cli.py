@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from lm_eval_thinkbench.analyze.command import add_command
 from lm_eval_thinkbench.analyze.readers import FORMATS, read_runs
 from lm_eval_thinkbench.analyze.samples import InputFormatError
 from lm_eval_thinkbench.analyze.select import select
@@ -26,17 +27,15 @@ minerva's sympy comparison runs with sympy's lark LaTeX parser (docs/compare.md 
 
 
 def register(commands: Any) -> None:
-    p = commands.add_parser(
+    p = add_command(
+        commands,
         "compare",
         help="our verdicts beside the standard harness graders' on the same responses",
         description=DESCRIPTION,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        runs_help="a log folder or file, or NAME=PATH",
+        output="thinkbench-compare",
+        output_help="folder for compare.md/.json/.csv",
     )
-    p.add_argument("runs", nargs="+", metavar="RUN", help="a log folder or file, or NAME=PATH")
-    p.add_argument(
-        "-o", "--output", type=Path, default=Path("thinkbench-compare"),
-        help="folder for compare.md/.json/.csv (default: %(default)s)",
-    )  # fmt: skip
     p.add_argument("--format", dest="input_format", choices=FORMATS, default="auto")
     p.add_argument(
         "--gold", type=Path, metavar="FILE",
