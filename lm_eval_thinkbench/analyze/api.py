@@ -21,16 +21,15 @@ from lm_eval_thinkbench.analyze.aggregate import Group, aggregate
 from lm_eval_thinkbench.analyze.counting import tokenizers_for
 from lm_eval_thinkbench.analyze.gold import read_gold, with_gold
 from lm_eval_thinkbench.analyze.plots import write_plots
-from lm_eval_thinkbench.analyze.readers import read_runs
+from lm_eval_thinkbench.analyze.readers import FORMATS, read_runs
 from lm_eval_thinkbench.analyze.report import write_reports
 from lm_eval_thinkbench.analyze.samples import InputFormatError, Sample, Skipped
 from lm_eval_thinkbench.analyze.score import Scored, ScoreOptions, score_samples
 from lm_eval_thinkbench.analyze.select import select
-from lm_eval_thinkbench.judge.cache import JudgeCache, default_cache_dir
+from lm_eval_thinkbench.judge.cache import CACHE_ENV, JudgeCache, default_cache_dir
 from lm_eval_thinkbench.judge.prompts import PROMPT_VERSION
-from lm_eval_thinkbench.reading import ScoringConfig
-from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, DEFAULT_SWITCH_PHRASES, PhraseMatcher
-from lm_eval_thinkbench.trace import AUTO
+from lm_eval_thinkbench.options import recorded, setting
+from lm_eval_thinkbench.settings import Settings
 
 if TYPE_CHECKING:
     from lm_eval_thinkbench.judge.client import JudgeRunner, JudgeStats
@@ -39,64 +38,75 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
-class AnalyzeOptions:
-    """Everything ``thinkbench analyze`` takes; the CLI's ``--help`` explains each option.
-
-    ``judge`` is required when ``locator`` is "judge"/"both" or ``split`` is "llm";
-    ``judge_cache`` None means the default folder (``judge.cache.default_cache_dir``) and
-    ``use_judge_cache=False`` turns the cache off. ``tokenizer`` None counts each model with
-    its run's own tokenizer (``counting.py``); ``gold`` is a dataset file whose answers replace
-    the logged golds (``gold.py``).
+@dataclass(frozen=True, kw_only=True)
+class AnalyzeOptions(Settings):
+    """Everything ``thinkbench analyze`` takes: the :class:`Settings` that shape the figures,
+    and the run's inputs, outputs, judge and workers. Each field's help says what it does; the
+    CLI's options are generated from these fields (``options.py``). This object is what
+    scoring reads (``ScoreOptions.config``).
     """
 
-    runs: Sequence[str]
-    output: Path
-    input_format: str = "auto"
-    locator: str = "rule"
-    split: str = "separator"
-    separator: str = DEFAULT_SEPARATOR
-    switch_phrases: Sequence[str] = DEFAULT_SWITCH_PHRASES
-    markers: str = AUTO
-    truncated: str = "lenient"
-    tokenizer: str | None = None
-    gold: Path | None = None
-    correctness: str = "checker"
-    limit: int | None = None
-    sample: int | None = None
-    seed: int = 0
-    max_tokens: int | None = None
-    bootstrap: int = 1000
-    confidence: float = 0.95
-    judge: JudgeSettings | None = None
-    judge_cache: Path | None = None
-    use_judge_cache: bool = True
-    plots: bool = True
-    progress: bool = True
-    workers: int = field(default_factory=lambda: min(4, os.cpu_count() or 1))
+    runs: Sequence[str] = setting(
+        flags=("runs",),
+        nargs="+",
+        metavar="RUN",
+        help="a log folder or file, optionally labelled NAME=PATH (NAME names the model)",
+    )
+    output: Path = setting(
+        Path("thinkbench-analysis"),
+        flags=("-o", "--output"),
+        parse=Path,
+        help="folder for summary.md/.csv/.json, per_sample.jsonl and the PNG figures "
+        "(default: %(default)s)",
+    )
+    input_format: str = setting(
+        "auto",
+        flags=("--format",),
+        choices=FORMATS,
+        help="input format; auto recognises each run (default: %(default)s)",
+    )
+    judge: JudgeSettings | None = setting(
+        None,
+        group="judge",
+        help="the judge, required when the locator or the split needs one (the CLI builds it "
+        "from JudgeSettings' --judge-* flags and the environment)",
+    )
+    judge_cache: Path | None = setting(
+        None,
+        flags=("--judge-cache",),
+        group="judge",
+        parse=Path,
+        help=f"cache folder (default: ${CACHE_ENV} or ~/.cache/thinkbench/judge)",
+    )
+    use_judge_cache: bool = setting(
+        True,
+        flags=("--no-judge-cache",),
+        group="judge",
+        negate=True,
+        help="neither read nor write the cache (every call is made)",
+    )
+    plots: bool = setting(
+        True, flags=("--no-plots",), group="output", negate=True, help="skip the PNG figures"
+    )
+    progress: bool = setting(
+        True, flags=("--no-progress",), group="output", negate=True, help="no progress bar"
+    )
+    workers: int = setting(
+        factory=lambda: min(4, os.cpu_count() or 1),
+        flags=("--workers",),
+        group="output",
+        parse=int,
+        help="processes that grade and count (default: the CPU count, at most 4; 1: none)",
+    )
 
     def settings(self) -> dict[str, Any]:
         """The options that shape the figures, for ``summary.json`` (never the API key)."""
         out = {
             "runs": list(self.runs),
-            "locator": self.locator,
-            "split": self.split,
-            "separator": self.separator,
-            "switch_phrases": "|".join(self.switch_phrases),
-            "markers": self.markers,
-            "truncated": self.truncated,
-            "tokenizer": self.tokenizer or "auto",
-            "gold": None if self.gold is None else str(self.gold),
-            "correctness": self.correctness,
-            "limit": self.limit,
-            "sample": self.sample,
-            "seed": self.seed,
-            "max_tokens": self.max_tokens,
-            "bootstrap": self.bootstrap,
-            "confidence": self.confidence,
+            **recorded(self, Settings),
             "metrics_version": METRICS_VERSION,
         }
-        if self.judge is not None and (self.locator != "rule" or self.split == "llm"):
+        if self.judge is not None and self.needs_judge:
             out |= {
                 "judge_model": self.judge.model,
                 "judge_seed": self.judge.seed,
@@ -133,21 +143,8 @@ def _analyze(
         samples = with_gold(samples, read_gold(options.gold))
     _check_golds(samples)
     chosen = select(samples, options.limit, options.sample, options.seed)
-    local_split = options.split if options.split != "llm" else "separator"
-    config = ScoringConfig(
-        markers=options.markers,
-        separator=options.separator,
-        matcher=PhraseMatcher(options.switch_phrases),
-        truncated=options.truncated,
-        split=local_split,
-    )
     score_options = ScoreOptions(
-        config=config,
-        locator=options.locator,
-        split=options.split,
-        correctness=options.correctness,
-        max_tokens=options.max_tokens,
-        tokenizer=options.tokenizer,
+        config=options,
         workers=options.workers,
         # a --tokenizer that does not load fails here, before any work
         tokenizers=tokenizers_for(chosen, options.tokenizer),

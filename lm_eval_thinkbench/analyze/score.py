@@ -39,7 +39,7 @@ from lm_eval_thinkbench.locate.rule import (
 )
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.math500.score import SampleRecord, grade_response, score_graded
-from lm_eval_thinkbench.reading import ScoringConfig
+from lm_eval_thinkbench.settings import Settings
 from lm_eval_thinkbench.steps import Span
 from lm_eval_thinkbench.tokens import TokenCounter, get_counter
 from lm_eval_thinkbench.trace import (
@@ -53,9 +53,6 @@ from lm_eval_thinkbench.trace import (
 if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judge is used
     from lm_eval_thinkbench.judge.client import JudgeClient, JudgeRunner
 
-LOCATORS = ("rule", "judge", "both")
-SPLITS = ("separator", "keywords", "llm")
-CORRECTNESS = ("checker", "logged")
 #: Below this many samples, forking workers costs more than it saves.
 MIN_SAMPLES_PER_WORKER = 32
 
@@ -66,44 +63,44 @@ Located = FirstCorrect | LocatorError
 
 @dataclass(frozen=True)
 class ScoreOptions:
-    """How samples are scored (recorded in ``summary.json``).
-
-    ``locator``: "rule", "judge", or "both" (the judge's position is reported, the rule's is
-    kept beside it for the agreement figures). ``split``: "separator", "keywords" or "llm"
-    (``config.split`` is the local splitter and must match unless ``split`` is "llm").
-    ``correctness``: "checker" (our answer checker on the final answer) or "logged" (the
-    verdict the producing run logged, where it logged one; the checker elsewhere).
-    ``max_tokens``: drop responses longer than this (reasoning + answer), counted per subset.
-    ``tokenizer``: the counter's spec (``tokens.get_counter``), for every model that
-    ``tokenizers`` (model -> spec, see ``counting.py``) does not name. ``workers``: scoring
+    """How samples are scored: ``config`` is the run's settings as given (``locator``, ``split``,
+    ``correctness``, ``max_tokens``, ``tokenizer`` and how responses are read, see
+    ``settings.Settings``); ``tokenizers`` (model -> counter spec, see ``counting.py``) names
+    the counter of each model it lists, ``config.tokenizer`` the others'. ``workers``: scoring
     processes (1: in this process).
     """
 
-    config: ScoringConfig
-    locator: str = "rule"
-    split: str = "separator"
-    correctness: str = "checker"
-    max_tokens: int | None = None
-    tokenizer: str | None = None
+    config: Settings
     workers: int = 1
     tokenizers: Mapping[str, str | None] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        for name, value, allowed in (
-            ("locator", self.locator, LOCATORS),
-            ("split", self.split, SPLITS),
-            ("correctness", self.correctness, CORRECTNESS),
-        ):
-            if value not in allowed:
-                raise ValueError(f"{name} must be one of {allowed}, not {value!r}")
-        if self.split != "llm" and self.split != self.config.split:
-            raise ValueError("ScoreOptions.split must match config.split for a local splitter")
         if self.workers < 1:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
 
     @property
+    def locator(self) -> str:
+        return self.config.locator
+
+    @property
+    def split(self) -> str:
+        return self.config.split
+
+    @property
+    def correctness(self) -> str:
+        return self.config.correctness
+
+    @property
+    def max_tokens(self) -> int | None:
+        return self.config.max_tokens
+
+    @property
+    def tokenizer(self) -> str | None:
+        return self.config.tokenizer
+
+    @property
     def needs_judge(self) -> bool:
-        return self.locator != "rule" or self.split == "llm"
+        return self.config.needs_judge
 
     def counter(self, model: str) -> TokenCounter:
         """The counter of one model's samples."""

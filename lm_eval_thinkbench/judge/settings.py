@@ -7,6 +7,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
+from lm_eval_thinkbench.options import setting
+
 #: Environment variables for the judge endpoint; the OpenAI names are the fallback.
 API_KEY_ENV = "THINKBENCH_JUDGE_API_KEY"
 BASE_URL_ENV = "THINKBENCH_JUDGE_BASE_URL"
@@ -15,16 +17,55 @@ MODEL_ENV = "THINKBENCH_JUDGE_MODEL"
 
 @dataclass(frozen=True)
 class JudgeSettings:
-    """Who the judge is and how it is called. ``api_key`` is never printed (``repr=False``)."""
+    """Who the judge is and how it is called (each setting's help says what it does; the
+    ``thinkbench analyze`` flags are generated from them). ``api_key`` is never printed
+    (``repr=False``) and comes from the environment only (:meth:`from_env`)."""
 
-    model: str
-    base_url: str
+    model: str = setting(
+        flags=("--judge-model",), group="judge", help=f"served model name (or ${MODEL_ENV})"
+    )
+    base_url: str = setting(
+        flags=("--judge-base-url",),
+        group="judge",
+        help=f"OpenAI-compatible endpoint, http://host:port/v1 (or ${BASE_URL_ENV})",
+    )
     api_key: str = field(default="EMPTY", repr=False)
-    concurrency: int = 16
-    timeout: float = 120.0
-    max_retries: int = 4
-    seed: int = 0
-    max_tokens: int | None = None
+    concurrency: int = setting(
+        16,
+        flags=("--judge-concurrency",),
+        group="judge",
+        parse=int,
+        help="requests in flight at once (default: %(default)s)",
+    )
+    timeout: float = setting(
+        120.0,
+        flags=("--judge-timeout",),
+        group="judge",
+        parse=float,
+        help="seconds per attempt (default: %(default)s)",
+    )
+    max_retries: int = setting(
+        4,
+        flags=("--judge-retries",),
+        group="judge",
+        parse=int,
+        help="retries after a rate limit, server error, timeout, dropped connection or "
+        "malformed reply, with exponential backoff (default: %(default)s)",
+    )
+    seed: int = setting(
+        0,
+        flags=("--judge-seed",),
+        group="judge",
+        parse=int,
+        help="seed sent with every request; temperature is always 0 (default: %(default)s)",
+    )
+    max_tokens: int | None = setting(
+        None,
+        flags=("--judge-max-tokens",),
+        group="judge",
+        parse=int,
+        help="completion token limit per call (default: none)",
+    )
     retry_base: float = 1.0
     retry_cap: float = 30.0
 
