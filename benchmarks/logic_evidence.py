@@ -41,7 +41,7 @@ from statistics import fmean
 from typing import Any
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import LEVELS, PlanningSubclass, Subclass
+from lm_eval_thinkbench.logic.base import LEVELS, PlanningTaskType, TaskType
 from lm_eval_thinkbench.logic.items import make_item
 from lm_eval_thinkbench.logic.prompts import output_json
 from lm_eval_thinkbench.logic.score import Reference, score_output
@@ -76,7 +76,7 @@ def _block(answer: Sequence[str], process: Sequence[str], answer_only: bool) -> 
 
 
 def random_legal(
-    sub: PlanningSubclass, state: Mapping[str, Any], moves: int, rng: random.Random
+    sub: PlanningTaskType, state: Mapping[str, Any], moves: int, rng: random.Random
 ) -> tuple[list[str], list[str], float]:
     """A random walk of up to ``moves`` legal moves (fewer where none is legal): the moves,
     their states, and the mean number of legal moves there were to choose from."""
@@ -95,7 +95,7 @@ def random_legal(
     return answer, process, fmean(choices) if choices else 0.0
 
 
-def cell(sub: Subclass, level: int, items: int) -> dict[str, Any]:
+def cell(sub: TaskType, level: int, items: int) -> dict[str, Any]:
     """The figures of one subclass and level."""
     rows: list[dict[str, Any]] = []
     answer_only = sub.answer_only(level)
@@ -113,7 +113,7 @@ def cell(sub: Subclass, level: int, items: int) -> dict[str, Any]:
             "echo_p": echo["step_similarity"],
             "echo_ap": float(echo["answer_step_correct"]),
         }
-        if isinstance(sub, PlanningSubclass) and p.optimal is not None:
+        if isinstance(sub, PlanningTaskType) and p.optimal is not None:
             rng = derive_rng("evidence", sub.key, level, index)
             moves, states, branching = random_legal(sub, p.state, p.optimal, rng)
             walk = score_output(ref, _block(moves, states, answer_only))

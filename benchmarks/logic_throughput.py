@@ -17,7 +17,7 @@ from collections import defaultdict
 
 from lm_eval_thinkbench.logic import registry
 from lm_eval_thinkbench.logic.base import LANGS, LEVELS
-from lm_eval_thinkbench.logic.harness.filters import score_response
+from lm_eval_thinkbench.logic.harness.filters import score_logic_response
 from lm_eval_thinkbench.logic.items import make_item, to_doc
 from lm_eval_thinkbench.simulate.logic import respond_logic
 
@@ -45,7 +45,7 @@ def main() -> None:
     replies = [respond_logic(doc, 0).inline() for doc in docs]  # not timed: the "model"
     t0 = time.perf_counter()
     for doc, reply in zip(docs, replies, strict=True):
-        score_response(doc, reply, "think")
+        score_logic_response(doc, reply, "think")
     scoring = time.perf_counter() - t0
 
     n, d = len(keys), len(docs)

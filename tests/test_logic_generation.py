@@ -24,7 +24,7 @@ from lm_eval_thinkbench.logic.base import (
     SET_VERSIONS,
     V1_SUBCLASSES,
     V2_SUBCLASSES,
-    Subclass,
+    TaskType,
 )
 from lm_eval_thinkbench.logic.execution.board import swipe
 from lm_eval_thinkbench.logic.items import make_item
@@ -121,7 +121,7 @@ def test_set_versions_by_name_or_number():
 
 
 def test_a_new_subclass_must_declare_its_set_version():
-    class Unversioned(Subclass):
+    class Unversioned(TaskType):
         family, name, kind = "probe", "unversioned", "execution"
 
         def generate(self, rng, level): ...

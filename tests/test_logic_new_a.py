@@ -38,7 +38,7 @@ from lm_eval_thinkbench.logic.execution.equations import (
 from lm_eval_thinkbench.logic.execution.grids import pooled, prune, uniform_blocks
 from lm_eval_thinkbench.logic.execution.recipes import simulate
 from lm_eval_thinkbench.logic.execution.scanning import insert_after, split_blocks
-from lm_eval_thinkbench.logic.harness.filters import score_response
+from lm_eval_thinkbench.logic.harness.filters import score_logic_response
 from lm_eval_thinkbench.logic.harness.metrics import process_results
 from lm_eval_thinkbench.logic.items import make_item, to_doc
 from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, OK
@@ -321,7 +321,7 @@ def test_scripted_replies_score_as_known(key):
         "wrong_step": _reply(answer, [*process[:k], _wrong(process[k]), *process[k + 1 :]]),
         "format_error": _reply(answer).replace('"answer"', '"result"'),
     }
-    recs = {name: score_response(doc, text, "think") for name, text in replies.items()}
+    recs = {name: score_logic_response(doc, text, "think") for name, text in replies.items()}
     right = recs["correct"]
     assert right["status"] == OK and right["answer_step_correct"] and right["valid_process"]
     wrong = recs["wrong_answer_right_steps"]
@@ -343,10 +343,10 @@ def test_scripted_replies_score_as_known(key):
 def test_answer_only_items_score_the_answer(key):
     doc = to_doc(make_item(*key.split("/"), 0, 0, 1), "zh")
     assert doc["answer_only"]
-    right = score_response(doc, _reply(doc["answer"]), "think")
+    right = score_logic_response(doc, _reply(doc["answer"]), "think")
     assert right["answer_step_correct"] and right["valid_process"]
     bad = [*doc["answer"][:-1], _wrong(doc["answer"][-1])]
-    wrong = score_response(doc, _reply(bad), "think")
+    wrong = score_logic_response(doc, _reply(bad), "think")
     assert not wrong["answer_correct"] and not wrong["valid_process"]
 
 
@@ -361,11 +361,11 @@ def test_hostile_replies_are_scored_quickly(key):
     ]
     for text in replies:
         start = time.perf_counter()
-        rec = score_response(doc, text, "think")
+        rec = score_logic_response(doc, text, "think")
         assert time.perf_counter() - start < 2.0
         assert rec["status"] == OK and not rec["valid_process"]
     # A megabyte of brackets as the answer: wrong, and only the target's steps depend on it.
-    rec = score_response(
+    rec = score_logic_response(
         doc, _reply(["(" * 500_000 + "1" + ")" * 500_000], doc["process"]), "think"
     )
     assert not rec["answer_correct"]

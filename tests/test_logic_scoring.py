@@ -14,7 +14,7 @@ from lm_eval.config.group import AggMetricConfig
 
 from lm_eval_thinkbench.harness import groups
 from lm_eval_thinkbench.harness.records import pooled_mean
-from lm_eval_thinkbench.logic.harness.filters import score_response
+from lm_eval_thinkbench.logic.harness.filters import score_logic_response
 from lm_eval_thinkbench.logic.harness.metrics import process_results
 from lm_eval_thinkbench.logic.items import make_item, to_doc
 from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, IF_ERROR, OK, parse_output
@@ -228,11 +228,11 @@ def test_a_megabyte_of_legal_moves_is_scored_in_bounded_time():
     text = "<think>\nlong\n</think>\n" + _block(moves, states)
     assert len(text) > 1_000_000
     start = time.perf_counter()
-    rec = score_response(doc, text, "think")
+    rec = score_logic_response(doc, text, "think")
     assert time.perf_counter() - start < 5.0
     assert rec["status"] == OK and rec["valid_process"] and not rec["answer_correct"]
     assert rec["plan_length"] == 100_000 + rec["optimal_length"]
-    rec = score_response(doc, "<think>\nx\n</think>\n" + _block(moves, None), "think")
+    rec = score_logic_response(doc, "<think>\nx\n</think>\n" + _block(moves, None), "think")
     assert rec["status"] == FORMAT_ERROR  # "process" is required on a multi-step item
 
 
@@ -257,8 +257,8 @@ def test_errors_score_zero():
 def test_truncated_responses_have_no_answer_part():
     doc = _doc("grid", "walk", 1)
     block = _block(doc["answer"], doc["process"])
-    assert score_response(doc, f"<think>\nworking {block}", "think")["status"] == IF_ERROR
-    assert score_response(doc, f"<think>\nok\n</think>\n{block}", "think")["status"] == OK
+    assert score_logic_response(doc, f"<think>\nworking {block}", "think")["status"] == IF_ERROR
+    assert score_logic_response(doc, f"<think>\nok\n</think>\n{block}", "think")["status"] == OK
 
 
 def test_process_results_and_the_overall_aggregation():
@@ -328,7 +328,7 @@ def test_math_pooling_is_unchanged():
         {"sample_len": 10, "exact_match,f": 0.5, "token_efficiency,f": 0.2},
         {"sample_len": 30, "exact_match,f": 0.1, "token_efficiency,f": 0.8},
     ]
-    assert groups.pooled_mean(leaves, "token_efficiency", "f") == pytest.approx(
+    assert groups.group_subset_mean(leaves, "token_efficiency", "f") == pytest.approx(
         (0.2 * 5 + 0.8 * 3) / 8
     )
     assert groups.declared_subsets({"pooled_over_correct": ["token_efficiency"]}) == {
@@ -353,7 +353,7 @@ def test_simulated_replies_score_as_their_truth_says():
         for doc in docs:
             truth = logic_truth(doc, seed)
             scenarios.add(truth.scenario)
-            rec = score_response(doc, respond_logic(doc, seed).inline(), "think")
+            rec = score_logic_response(doc, respond_logic(doc, seed).inline(), "think")
             assert rec["status"] == truth.status, (doc["id"], truth.scenario)
             assert rec["answer_correct"] == truth.answer_correct, (doc["id"], truth.scenario)
             assert rec["valid_process"] == truth.valid_process, (doc["id"], truth.scenario)

@@ -102,7 +102,7 @@ def install() -> None:
             for key in list(out):
                 metric, _, filt = key.partition(",")
                 if metric in subsets and filt:
-                    out[key] = pooled_mean(leaves, metric, filt, subsets[metric])
+                    out[key] = group_subset_mean(leaves, metric, filt, subsets[metric])
                 if metric in over_problems and filt:
                     out[f"{metric}_stderr,{filt}"] = stderr_over_problems(leaves, metric, filt)
             for metric, (a, b) in harmonic_means.items():
@@ -116,10 +116,11 @@ def install() -> None:
     Group.aggregate = aggregate
 
 
-def pooled_mean(
+def group_subset_mean(
     leaf_results: list[dict[str, Any]], metric: str, filt: str, subset: Subset = CORRECT
 ) -> float:
-    """Mean over the subset's samples across leaves, each leaf weighted by its subset size.
+    """Mean over the subset's samples across leaves, each leaf weighted by its subset size
+    (a group's figure; ``records.pooled_mean`` is the task-level mean it pools).
 
     NaN when no leaf has a sample in the subset; 0 when some do but every weight is 0 (the
     micro precision of a critic that never flags anything), as at task level.

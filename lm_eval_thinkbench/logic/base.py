@@ -2,7 +2,7 @@
 
 A *puzzle* is language-neutral: its ``state`` (JSON-ready, everything needed to state and to
 replay it), its reference ``answer`` and ``process`` (lists of strings), and for planning the
-optimal plan length. Only :meth:`Subclass.describe` knows about languages, so the English and
+optimal plan length. Only :meth:`TaskType.describe` knows about languages, so the English and
 the Chinese item share one reference by construction.
 
 Two kinds:
@@ -34,7 +34,7 @@ OPS_PER_LEVEL = (1, 2, 4, 6)
 #: Planning: the range of optimal plan lengths at each level.
 PLAN_LENGTHS = ((1, 1), (2, 3), (4, 6), (7, 10))
 #: The item set versions, oldest first. A set version is a fixed list of subclasses (each
-#: subclass declares the version it joined, :attr:`Subclass.version`): set version ``n`` holds
+#: subclass declares the version it joined, :attr:`TaskType.version`): set version ``n`` holds
 #: every registered subclass with ``version <= n``, so adding a subclass never changes an older
 #: set, and published numbers stay reproducible by naming their set ("v1").
 SET_VERSIONS = (1, 2)
@@ -149,7 +149,7 @@ class Replay:
         return self.first_invalid_step is None
 
 
-class Subclass(ABC):
+class TaskType(ABC):
     """One task type, registered by ``family/name`` in :mod:`lm_eval_thinkbench.logic.registry`."""
 
     family: ClassVar[str]
@@ -192,7 +192,7 @@ class Subclass(ABC):
         return answers_equal(answer, reference)
 
 
-class ExecutionSubclass(Subclass):
+class ExecutionTaskType(TaskType):
     kind = "execution"
 
     @abstractmethod
@@ -227,7 +227,7 @@ class ExecutionSubclass(Subclass):
         return Replay(first_mismatch(process, reference), len(process))
 
 
-class PlanningSubclass(Subclass):
+class PlanningTaskType(TaskType):
     """Planning over hashable states; legal moves come from :meth:`successors`."""
 
     kind = "planning"

@@ -10,7 +10,7 @@ the worked examples and the output instructions) and its shared reference.
 from __future__ import annotations
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import LEVELS, SET_VERSIONS, Subclass
+from lm_eval_thinkbench.logic.base import LEVELS, SET_VERSIONS, TaskType
 from lm_eval_thinkbench.logic.items import make_item
 from lm_eval_thinkbench.logic.logicgame import CATEGORIES
 from lm_eval_thinkbench.logic.prompts import output_json
@@ -20,17 +20,17 @@ COMMAND = "thinkbench-logic gallery -o docs/logic_gallery.md"
 EXAMPLE_LEVEL = 1
 
 
-def _categories_of(sub: Subclass) -> str:
+def _categories_of(sub: TaskType) -> str:
     names = [f"{c.zh} ({c.en})" for c in CATEGORIES if sub.key in c.subclasses]
     return ", ".join(names) or "-"
 
 
-def _answer_only_levels(sub: Subclass) -> str:
+def _answer_only_levels(sub: TaskType) -> str:
     levels = [str(n) for n in LEVELS if sub.answer_only(n)]
     return ", ".join(levels) or "none"
 
 
-def _example(sub: Subclass) -> list[str]:
+def _example(sub: TaskType) -> list[str]:
     item = make_item(sub.family, sub.name, EXAMPLE_LEVEL, 0, FROZEN_SEED)
     p = item.puzzle
     answer_only = sub.answer_only(EXAMPLE_LEVEL)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from lm_eval_thinkbench.logic.base import Puzzle, Subclass
+from lm_eval_thinkbench.logic.base import Puzzle, TaskType
 
 INTRO = {
     ("execution", "en"): "Apply the rules exactly as stated. Two solved examples of the same kind "
@@ -61,7 +61,7 @@ def output_json(answer: Sequence[str], process: Sequence[str] | None) -> str:
     return json.dumps(out, ensure_ascii=False)
 
 
-def worked(sub: Subclass, puzzle: Puzzle, lang: str, answer_only: bool) -> str:
+def worked(sub: TaskType, puzzle: Puzzle, lang: str, answer_only: bool) -> str:
     """A worked solution: every step, then the block the model must write."""
     key = (sub.kind, lang)
     if sub.kind == "execution":
@@ -74,7 +74,7 @@ def worked(sub: Subclass, puzzle: Puzzle, lang: str, answer_only: bool) -> str:
 
 
 def render(
-    sub: Subclass, puzzle: Puzzle, examples: Sequence[Puzzle], lang: str, answer_only: bool
+    sub: TaskType, puzzle: Puzzle, examples: Sequence[Puzzle], lang: str, answer_only: bool
 ) -> str:
     key = (sub.kind, lang)
     parts = [INTRO[key]]

@@ -3,12 +3,12 @@ when it is imported, and everything else looks them up here."""
 
 from __future__ import annotations
 
-from lm_eval_thinkbench.logic.base import FROZEN_SETS, KINDS, SET_VERSIONS, Subclass
+from lm_eval_thinkbench.logic.base import FROZEN_SETS, KINDS, SET_VERSIONS, TaskType
 
-_REGISTRY: dict[str, Subclass] = {}
+_REGISTRY: dict[str, TaskType] = {}
 
 
-def register(cls: type[Subclass]) -> type[Subclass]:
+def register(cls: type[TaskType]) -> type[TaskType]:
     """Class decorator: register one instance under ``family/name``.
 
     Refuses a set version that does not exist, and a new subclass under a frozen version (the
@@ -31,7 +31,7 @@ def register(cls: type[Subclass]) -> type[Subclass]:
     return cls
 
 
-def get(family: str, name: str) -> Subclass:
+def get(family: str, name: str) -> TaskType:
     try:
         return _REGISTRY[f"{family}/{name}"]
     except KeyError:
@@ -39,7 +39,7 @@ def get(family: str, name: str) -> Subclass:
         raise KeyError(f"unknown logic subclass {family}/{name}; known: {known}") from None
 
 
-def subclasses(kind: str | None = None, set_version: int | None = None) -> list[Subclass]:
+def subclasses(kind: str | None = None, set_version: int | None = None) -> list[TaskType]:
     """Registered subclasses (of one kind; of one set version: those that joined at or before
     it), in a fixed order: by kind, family, name."""
     return sorted(

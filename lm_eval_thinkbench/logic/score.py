@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import Step, Subclass, answers_equal, canon, step_text
+from lm_eval_thinkbench.logic.base import Step, TaskType, answers_equal, canon, step_text
 from lm_eval_thinkbench.logic.parse import OK, parse_output
 
 #: Bumped whenever a change can move a reported number; every record carries it.
@@ -57,7 +57,7 @@ class Reference:
     """What scoring needs from a harness document. ``sub`` and ``state`` are None for an item
     without a simulator (LogicGame's own): its process is compared, not replayed."""
 
-    sub: Subclass | None
+    sub: TaskType | None
     state: dict[str, Any] | None
     answer: tuple[str, ...]
     process: tuple[Step, ...]

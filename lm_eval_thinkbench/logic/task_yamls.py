@@ -29,7 +29,7 @@ from pathlib import Path
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import KINDS, LANGS, LEVELS, Subclass
+from lm_eval_thinkbench.logic.base import KINDS, LANGS, LEVELS, TaskType
 
 GROUP = "thinkbench_logic"
 BY_SUBCLASS = "by_subclass"
@@ -85,7 +85,7 @@ def leaf(lang: str, kind: str, level: int) -> str:
     return f"{GROUP}_{lang}_{kind}_level{level}"
 
 
-def subclass_leaf(lang: str, sub: Subclass) -> str:
+def subclass_leaf(lang: str, sub: TaskType) -> str:
     return f"{GROUP}_{lang}_{sub.family}_{sub.name}"
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from lm_eval_thinkbench.logic import registry
-from lm_eval_thinkbench.logic.base import PlanningSubclass, canon
+from lm_eval_thinkbench.logic.base import PlanningTaskType, canon
 from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, IF_ERROR, OK
 from lm_eval_thinkbench.logic.search import shortest_plan
 from lm_eval_thinkbench.logic.seeds import derive_rng
@@ -105,7 +105,7 @@ def _mutate(text: str, rng: random.Random) -> str:
 
 
 def _illegal_move(
-    sub: PlanningSubclass, state: dict[str, Any], moves: list[str], k: int, rng: random.Random
+    sub: PlanningTaskType, state: dict[str, Any], moves: list[str], k: int, rng: random.Random
 ) -> str:
     """A move that is not legal at step ``k`` of ``moves`` (by the simulator)."""
     node = sub.start(state)
@@ -120,7 +120,7 @@ def _illegal_move(
 
 
 def _alternative(
-    sub: PlanningSubclass, state: dict[str, Any], reference: list[str]
+    sub: PlanningTaskType, state: dict[str, Any], reference: list[str]
 ) -> tuple[list[str], list[str]] | None:
     """A legal plan other than the reference (another first move, then a shortest plan)."""
     for move, node in sub.successors(state, sub.start(state)):
@@ -152,12 +152,12 @@ def _compose(doc: Mapping[str, Any], seed: int) -> tuple[LogicTruth, str, str | 
     state = json.loads(doc["state"])
     answer, process = list(doc["answer"]), list(doc["process"])
     only, lang = bool(doc["answer_only"]), doc["lang"]
-    planning = isinstance(sub, PlanningSubclass)
+    planning = isinstance(sub, PlanningTaskType)
     if scenario == "wrong_step" and only:
         scenario = "wrong_answer"
     alternative = (
         _alternative(sub, state, answer)
-        if isinstance(sub, PlanningSubclass) and scenario == "alt_plan"
+        if isinstance(sub, PlanningTaskType) and scenario == "alt_plan"
         else None
     )
     if scenario == "alt_plan" and alternative is None:
@@ -169,7 +169,7 @@ def _compose(doc: Mapping[str, Any], seed: int) -> tuple[LogicTruth, str, str | 
         process[k] = _mutate(process[k], rng)
         valid = False
     elif scenario == "wrong_answer":
-        if isinstance(sub, PlanningSubclass):  # (``planning``, narrowed for the type checker)
+        if isinstance(sub, PlanningTaskType):  # (``planning``, narrowed for the type checker)
             k = rng.randrange(len(answer))
             answer[k] = _illegal_move(sub, state, answer, k, rng)
         else:

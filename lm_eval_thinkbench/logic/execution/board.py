@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionSubclass, State
+from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionTaskType, State
 from lm_eval_thinkbench.logic.execution.matrix import show_matrix
 from lm_eval_thinkbench.logic.registry import register
 
@@ -57,7 +57,7 @@ _HEAD = {
 
 
 @register
-class Merge(ExecutionSubclass):
+class Merge(ExecutionTaskType):
     family, name = "board", "merge"
 
     def make(self, rng: random.Random, level: int) -> dict[str, Any]:

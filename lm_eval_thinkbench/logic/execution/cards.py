@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import ExecutionSubclass, State
+from lm_eval_thinkbench.logic.base import ExecutionTaskType, State
 from lm_eval_thinkbench.logic.registry import register
 
 # ----- the five-element duel ------------------------------------------------------------------
@@ -84,7 +84,7 @@ _RESULT = {
 
 
 @register
-class Elements(ExecutionSubclass):
+class Elements(ExecutionTaskType):
     """The opponent's cards are drawn, then the results follow; items whose final inference
     proves nothing are redrawn."""
 
@@ -244,7 +244,7 @@ def _ready_hand(rng: random.Random, letters: str) -> tuple[list[str], str]:
 
 
 @register
-class Tiles(ExecutionSubclass):
+class Tiles(ExecutionTaskType):
     """Hands are built backwards from the last round, so that the calls vary: the hand before
     the last tile is often one short of hu (from level 2) and new tiles are often ones the
     hand can use."""

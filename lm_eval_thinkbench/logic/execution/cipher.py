@@ -6,7 +6,7 @@ import random
 import string
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import ExecutionSubclass, State, numbered, op_sequence
+from lm_eval_thinkbench.logic.base import ExecutionTaskType, State, numbered, op_sequence
 from lm_eval_thinkbench.logic.registry import register
 
 LETTERS = string.ascii_uppercase
@@ -49,7 +49,7 @@ _HEAD = {
 
 
 @register
-class Shift(ExecutionSubclass):
+class Shift(ExecutionTaskType):
     family, name = "cipher", "shift"
     KINDS = tuple(_OPS)
 

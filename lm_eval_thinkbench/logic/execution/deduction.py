@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionSubclass, State, numbered
+from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionTaskType, State, numbered
 from lm_eval_thinkbench.logic.registry import register
 
 UNKNOWN = "*"
@@ -136,7 +136,7 @@ _ARRANGE_HEAD = {
 
 
 @register
-class Arrange(ExecutionSubclass):
+class Arrange(ExecutionTaskType):
     family, name, version = "deduction", "arrange", 2
     #: Books per level.
     BOOKS_PER_LEVEL = (2, 3, 4, 5)
@@ -309,7 +309,7 @@ _GUESS_LINE = {
 
 
 @register
-class Password(ExecutionSubclass):
+class Password(ExecutionTaskType):
     """Levels 1-3: a lock's code from counted feedback (LogicGame's levels 1-3). Level 0: a
     number narrowed by right/wrong claims, each step the candidates left as a list (LogicGame's
     level 0, whose reference steps are lists of strings; a reply in that nested form equals
@@ -520,7 +520,7 @@ _MINES_ROUND = {"en": "Round {i}:\n{grid}", "zh": "第 {i} 轮：\n{grid}"}
 
 
 @register
-class Mines(ExecutionSubclass):
+class Mines(ExecutionTaskType):
     family, name, version = "deduction", "mines", 2
     SIDE = (3, 3, 4, 5)
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from lm_eval_thinkbench.logic.base import (
     OPS_PER_LEVEL,
-    ExecutionSubclass,
+    ExecutionTaskType,
     State,
     numbered,
     op_sequence,
@@ -105,7 +105,7 @@ def _draw(rng: random.Random, kind: str, doc: str) -> list[Any] | None:
 
 
 @register
-class Editor(ExecutionSubclass):
+class Editor(ExecutionTaskType):
     family, name = "strings", "editor"
     version = 2
     KINDS = tuple(_TEXT)

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import ExecutionSubclass, Replay, State, canon, first_mismatch
+from lm_eval_thinkbench.logic.base import ExecutionTaskType, Replay, State, canon, first_mismatch
 from lm_eval_thinkbench.logic.registry import register
 
 # ----- letters --------------------------------------------------------------------------------
@@ -125,7 +125,7 @@ _LETTERS_HEAD = {
 
 
 @register
-class Letters(ExecutionSubclass):
+class Letters(ExecutionTaskType):
     family, name = "equations", "letters"
     version = 2
 
@@ -365,7 +365,7 @@ _TARGET_HEAD = {
 
 
 @register
-class Target(ExecutionSubclass):
+class Target(ExecutionTaskType):
     family, name = "equations", "target"
     version = 2
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionSubclass, State
+from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionTaskType, State
 from lm_eval_thinkbench.logic.registry import register
 
 Cell = tuple[int, int]
@@ -58,7 +58,7 @@ _ROUND = {"en": "Round {i}: press {buttons}", "zh": "第 {i} 轮：按下 {butto
 
 
 @register
-class Lights(ExecutionSubclass):
+class Lights(ExecutionTaskType):
     family, name, version = "games", "lights", 2
     #: Grid side per level; level n has n + 1 buttons.
     SIDE = (2, 3, 4, 5)
@@ -175,7 +175,7 @@ _WHO = {"en": ("black", "white"), "zh": ("黑方", "白方")}
 
 
 @register
-class Reversi(ExecutionSubclass):
+class Reversi(ExecutionTaskType):
     family, name, version = "games", "reversi", 2
     SIDE = (4, 4, 6, 6)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionSubclass, State
+from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionTaskType, State
 from lm_eval_thinkbench.logic.registry import register
 
 DIRS = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -49,7 +49,7 @@ _HEAD = {
 
 
 @register
-class Walk(ExecutionSubclass):
+class Walk(ExecutionTaskType):
     family, name = "grid", "walk"
     RULES = (
         {

@@ -11,7 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import ExecutionSubclass, State, numbered, op_sequence
+from lm_eval_thinkbench.logic.base import ExecutionTaskType, State, numbered, op_sequence
 from lm_eval_thinkbench.logic.execution.matrix import show_matrix
 from lm_eval_thinkbench.logic.registry import register
 
@@ -111,7 +111,7 @@ def _prune_grid(rng: random.Random, n: int, m: int) -> Rows:
 
 
 @register
-class Prune(ExecutionSubclass):
+class Prune(ExecutionTaskType):
     """Every operation changes the matrix and none empties it."""
 
     family, name = "matrix", "prune"
@@ -175,7 +175,7 @@ def pooled(matrix: list[list[int]], n: int, s: int) -> list[list[int]]:
 
 
 @register
-class Pool(ExecutionSubclass):
+class Pool(ExecutionTaskType):
     family, name = "matrix", "pool"
     version = 2
 
@@ -237,7 +237,7 @@ _SQUARE_HEAD = {
 
 
 @register
-class Squares(ExecutionSubclass):
+class Squares(ExecutionTaskType):
     """Exactly one 2x2 block of one letter (so exactly one square of side 2 or more), with
     near misses (three of four cells equal) planted as decoys."""
 

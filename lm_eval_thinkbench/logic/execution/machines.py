@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionSubclass, State, op_sequence
+from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionTaskType, State, op_sequence
 from lm_eval_thinkbench.logic.registry import register
 
 _COUNTER_RANGES = {"add": (1, 9), "sub": (1, 6), "mul": (2, 3), "set": (0, 9)}
@@ -35,7 +35,7 @@ _COUNTER_FLOOR = {
 
 
 @register
-class Counter(ExecutionSubclass):
+class Counter(ExecutionTaskType):
     """Each input letter has its own update rule; levels 2 and 3 add a wrap and a floor rule."""
 
     family, name = "machines", "counter"
@@ -94,7 +94,7 @@ _AUTOMATON_ROW = {
 
 
 @register
-class Automaton(ExecutionSubclass):
+class Automaton(ExecutionTaskType):
     """A deterministic finite automaton over {a, b}; more states at higher levels."""
 
     family, name = "machines", "automaton"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import ExecutionSubclass, State, numbered, op_sequence
+from lm_eval_thinkbench.logic.base import ExecutionTaskType, State, numbered, op_sequence
 from lm_eval_thinkbench.logic.registry import register
 
 Matrix = list[list[int]]
@@ -66,7 +66,7 @@ _HEAD = {
 
 
 @register
-class Transform(ExecutionSubclass):
+class Transform(ExecutionTaskType):
     family, name = "matrix", "transform"
     KINDS = ("rotate_cw", "rotate_ccw", "transpose", "flip_lr", "flip_ud", "add")
 

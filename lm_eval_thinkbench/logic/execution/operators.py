@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionSubclass, State, op_sequence
+from lm_eval_thinkbench.logic.base import OPS_PER_LEVEL, ExecutionTaskType, State, op_sequence
 from lm_eval_thinkbench.logic.registry import register
 
 SYMBOLS = ("#", "@", "&", "~")
@@ -91,7 +91,7 @@ _MOD = {
 
 
 @register
-class Custom(ExecutionSubclass):
+class Custom(ExecutionTaskType):
     family, name = "operators", "custom"
 
     def make(self, rng: random.Random, level: int) -> dict[str, Any]:

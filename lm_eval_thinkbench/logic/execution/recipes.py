@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import ExecutionSubclass, State
+from lm_eval_thinkbench.logic.base import ExecutionTaskType, State
 from lm_eval_thinkbench.logic.registry import register
 
 Recipe = list[list[Any]]  # [[kind, units], ...]
@@ -117,7 +117,7 @@ _BLOCK_HEAD = {
 
 
 @register
-class Blocks(ExecutionSubclass):
+class Blocks(ExecutionTaskType):
     """Blocks synthesised into higher blocks. A method's output ranks above its inputs in the
     order of ``BLOCKS`` and uses at least two units, so every run ends."""
 
@@ -201,7 +201,7 @@ def _side(side: Recipe) -> str:
 
 
 @register
-class Exchange(ExecutionSubclass):
+class Exchange(ExecutionTaskType):
     """Crops traded for products and, from level 2, products traded back (decomposition): a
     cycle of the two could run for ever, so runs longer than ``MAX_RUN`` are redrawn."""
 

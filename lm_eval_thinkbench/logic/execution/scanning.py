@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from itertools import groupby, pairwise
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import ExecutionSubclass, State, numbered
+from lm_eval_thinkbench.logic.base import ExecutionTaskType, State, numbered
 from lm_eval_thinkbench.logic.registry import register
 
 DIGITS, LETTERS = string.digits, string.ascii_uppercase
@@ -80,7 +80,7 @@ _SPLIT_HEAD = {
 
 
 @register
-class Split(ExecutionSubclass):
+class Split(ExecutionTaskType):
     family, name = "strings", "split"
     version = 2
 
@@ -138,7 +138,7 @@ _INSERT_RULE = {
 
 
 @register
-class Insert(ExecutionSubclass):
+class Insert(ExecutionTaskType):
     """At least half of the instructions change the string (an instruction that never applies
     tests nothing but the search)."""
 
@@ -192,7 +192,7 @@ _RUN_RULE = {"en": "a run of {0}: {1} point(s)", "zh": "{0} 的连续段：{1} �
 
 
 @register
-class Runs(ExecutionSubclass):
+class Runs(ExecutionTaskType):
     family, name = "strings", "runs"
     version = 2
 

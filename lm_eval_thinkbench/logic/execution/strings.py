@@ -10,7 +10,7 @@ import random
 import string
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import ExecutionSubclass, State, numbered, op_sequence
+from lm_eval_thinkbench.logic.base import ExecutionTaskType, State, numbered, op_sequence
 from lm_eval_thinkbench.logic.registry import register
 
 LETTERS = string.ascii_uppercase
@@ -64,7 +64,7 @@ def _describe(ops_text: dict[str, dict[str, str]], state: State, lang: str) -> s
 
 
 @register
-class Edit(ExecutionSubclass):
+class Edit(ExecutionTaskType):
     family, name = "strings", "edit"
     KINDS = tuple(_EDIT)
 
@@ -108,7 +108,7 @@ class Edit(ExecutionSubclass):
 
 
 @register
-class Rearrange(ExecutionSubclass):
+class Rearrange(ExecutionTaskType):
     family, name = "strings", "rearrange"
     KINDS = tuple(_REARRANGE)
 

@@ -17,7 +17,10 @@ from lm_eval_thinkbench.logic.score import Reference, score_output
 from lm_eval_thinkbench.trace import MarkerSet, split_trace
 
 
-def score_response(doc: dict[str, Any], raw: object, markers: str | MarkerSet) -> dict[str, Any]:
+def score_logic_response(
+    doc: dict[str, Any], raw: object, markers: str | MarkerSet
+) -> dict[str, Any]:
+    """The logic record of one response to ``doc`` (what :class:`LogicFilter` logs)."""
     trace = split_trace(raw, markers)
     record = score_output(Reference.from_doc(doc), None if trace.truncated else trace.answer)
     record["truncated"] = trace.truncated
@@ -28,7 +31,7 @@ class LogicFilter(RecordFilter):
     """Scores each response against its item's reference answer and steps."""
 
     def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
-        return score_response(doc, raw, self.markers)
+        return score_logic_response(doc, raw, self.markers)
 
 
 class LogicGameFilter(RecordFilter):

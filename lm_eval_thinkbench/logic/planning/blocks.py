@@ -14,7 +14,7 @@ import random
 import string
 from collections.abc import Iterable, Iterator, Sequence
 
-from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningSubclass, Puzzle, State
+from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningTaskType, Puzzle, State
 from lm_eval_thinkbench.logic.registry import register
 from lm_eval_thinkbench.logic.search import Reach, descend, explore
 
@@ -82,7 +82,7 @@ _HEAD = {
 
 
 @register
-class Stacking(PlanningSubclass):
+class Stacking(PlanningTaskType):
     family, name = "blocks", "stacking"
     BLOCKS = (3, 3, 4, 5)
 

@@ -21,12 +21,12 @@ from abc import abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from lm_eval_thinkbench.logic.base import PlanningSubclass, Replay, State, canon
+from lm_eval_thinkbench.logic.base import PlanningTaskType, Replay, State, canon
 
 Node = tuple[Any, ...]  # the values filled so far, slot by slot
 
 
-class OrderedFill(PlanningSubclass):
+class OrderedFill(PlanningTaskType):
     """Fill ``slots`` in order with the values of the unique solution."""
 
     @abstractmethod

@@ -12,7 +12,7 @@ import functools
 import random
 from collections.abc import Iterator
 
-from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningSubclass, Puzzle, State
+from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningTaskType, Puzzle, State
 from lm_eval_thinkbench.logic.registry import register
 from lm_eval_thinkbench.logic.search import Reach, descend, explore
 
@@ -65,7 +65,7 @@ _HEAD = {
 
 
 @register
-class Hanoi(PlanningSubclass):
+class Hanoi(PlanningTaskType):
     family, name = "towers", "hanoi"
     DISKS = ((2, 3), (2, 3), (3, 3), (4, 4))
 

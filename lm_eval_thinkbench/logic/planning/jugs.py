@@ -13,7 +13,7 @@ import functools
 import random
 from collections.abc import Iterator
 
-from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningSubclass, Puzzle, State
+from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningTaskType, Puzzle, State
 from lm_eval_thinkbench.logic.registry import register
 from lm_eval_thinkbench.logic.search import Reach, explore
 
@@ -79,7 +79,7 @@ _HEAD = {
 
 
 @register
-class Pour(PlanningSubclass):
+class Pour(PlanningTaskType):
     family, name = "containers", "jugs"
     #: Jug capacities to draw two from, per level (with three jugs a 7-10 move plan is never
     #: the only shortest one).

@@ -11,7 +11,7 @@ import functools
 import random
 from collections.abc import Iterator
 
-from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningSubclass, Puzzle, State
+from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningTaskType, Puzzle, State
 from lm_eval_thinkbench.logic.execution.grid import DIRS, show_pos
 from lm_eval_thinkbench.logic.registry import register
 from lm_eval_thinkbench.logic.search import explore
@@ -45,7 +45,7 @@ _HEAD = {
 
 
 @register
-class Maze(PlanningSubclass):
+class Maze(PlanningTaskType):
     family, name = "routes", "maze"
     SIZES = (3, 4, 5, 6)
 

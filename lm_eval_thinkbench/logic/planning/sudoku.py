@@ -12,7 +12,7 @@ import functools
 import random
 from collections.abc import Iterator
 
-from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningSubclass, Puzzle, State
+from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningTaskType, Puzzle, State
 from lm_eval_thinkbench.logic.registry import register
 
 EMPTY = "."
@@ -92,7 +92,7 @@ _HEAD = {
 
 
 @register
-class Mini(PlanningSubclass):
+class Mini(PlanningTaskType):
     family, name = "constraints", "sudoku"
 
     def generate(self, rng: random.Random, level: int) -> Puzzle:

@@ -13,7 +13,7 @@ import functools
 import random
 from collections.abc import Callable, Iterator
 
-from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningSubclass, Puzzle, State
+from lm_eval_thinkbench.logic.base import PLAN_LENGTHS, PlanningTaskType, Puzzle, State
 from lm_eval_thinkbench.logic.registry import register
 from lm_eval_thinkbench.logic.search import Reach, descend, explore
 
@@ -60,7 +60,7 @@ _HEAD = {
 
 
 @register
-class Slide(PlanningSubclass):
+class Slide(PlanningTaskType):
     family, name = "tiles", "slide"
     SIZES = ((2, 3), (2, 3), (2, 3), (3, 3))
 
