@@ -78,37 +78,13 @@ class ScoreOptions:
         if self.workers < 1:
             raise ValueError(f"workers must be at least 1, got {self.workers}")
 
-    @property
-    def locator(self) -> str:
-        return self.config.locator
-
-    @property
-    def split(self) -> str:
-        return self.config.split
-
-    @property
-    def correctness(self) -> str:
-        return self.config.correctness
-
-    @property
-    def max_tokens(self) -> int | None:
-        return self.config.max_tokens
-
-    @property
-    def tokenizer(self) -> str | None:
-        return self.config.tokenizer
-
-    @property
-    def needs_judge(self) -> bool:
-        return self.config.needs_judge
-
     def counter(self, model: str) -> TokenCounter:
         """The counter of one model's samples."""
-        return get_counter(self.tokenizers.get(model, self.tokenizer))
+        return get_counter(self.tokenizers.get(model, self.config.tokenizer))
 
     def specs(self) -> list[str | None]:
         """Every counter spec in use, to load them before the workers fork."""
-        return list(dict.fromkeys([self.tokenizer, *self.tokenizers.values()]))
+        return list(dict.fromkeys([self.config.tokenizer, *self.tokenizers.values()]))
 
 
 @dataclass(frozen=True)
@@ -158,13 +134,15 @@ def score_samples(
     ``judge`` makes the judge runner; it is called once the worker processes exist, so that
     no thread is running when they are forked. The caller closes the runner.
     """
-    if options.needs_judge and judge is None:
-        raise ValueError(f"locator={options.locator!r}, split={options.split!r} need a judge")
+    if options.config.needs_judge and judge is None:
+        raise ValueError(
+            f"locator={options.config.locator!r}, split={options.config.split!r} need a judge"
+        )
     workers = min(options.workers, max(1, len(samples) // MIN_SAMPLES_PER_WORKER))
     markers = run_markers(samples, options.config.markers)
     pool = _start_pool(options, workers) if workers > 1 else None
     try:
-        runner = judge() if options.needs_judge and judge is not None else None
+        runner = judge() if options.config.needs_judge and judge is not None else None
         jobs, dropped = _prepare(samples, markers, options, runner)
         scored = _score(jobs, options, pool, runner, progress)
     finally:
@@ -200,16 +178,19 @@ def _prepare(
     With no judge and no length filter, nothing is split here: the workers do it.
     """
     dropped: Counter[tuple[str, str]] = Counter()
-    if options.max_tokens is None and runner is None:
+    if options.config.max_tokens is None and runner is None:
         return [_Job(s, markers[s.model, s.task], None, None) for s in samples], dropped
     jobs: list[_Job] = []
     asks: list[Coroutine[None, None, _Job]] = []
     for sample in samples:
         marker_set = markers[sample.model, sample.task]
         trace = split_trace(sample.response, marker_set)
-        if options.max_tokens is not None:
+        if options.config.max_tokens is not None:
             counter = options.counter(sample.model)
-            if counter.count(trace.reasoning) + counter.count(trace.answer) > options.max_tokens:
+            if (
+                counter.count(trace.reasoning) + counter.count(trace.answer)
+                > options.config.max_tokens
+            ):
                 dropped[sample.model, sample.subset] += 1
                 continue
         if runner is None:
@@ -274,7 +255,7 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
     reasoning = graded.trace.thought  # the text the judge saw, split the same way
     steps = job.steps if job.steps is not None else config.split_steps(reasoning)
     checker_correct = graded.correct
-    if options.correctness == "logged" and sample.logged_correct is not None:
+    if options.config.correctness == "logged" and sample.logged_correct is not None:
         graded = replace(graded, correct=sample.logged_correct)
     statements = find_statements(reasoning)
     spans = steps if isinstance(steps, list) else []
@@ -288,11 +269,11 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
             counter,
             statements=statements,
             locator=locator,
-            step_split=options.split,
+            step_split=options.config.split,
         )
 
     rule = None
-    if options.locator in ("rule", "both"):
+    if options.config.locator in ("rule", "both"):
         rule_located: Located = (
             steps
             if isinstance(steps, LocatorError)
@@ -376,7 +357,7 @@ async def _steps(
     sample: Sample, reasoning: str, options: ScoreOptions, judge: JudgeClient
 ) -> Steps:
     """The steps: the local splitter's, or the judge's rewrite under ``split="llm"``."""
-    if options.split != "llm":
+    if options.config.split != "llm":
         return options.config.split_steps(reasoning)
     if not reasoning:
         return []
@@ -392,7 +373,7 @@ async def _judge_located(
     sample: Sample, reasoning: str, steps: Steps, options: ScoreOptions, judge: JudgeClient
 ) -> Located | None:
     """The judge's first-correct answer; None when no judge is asked."""
-    if options.locator == "rule":
+    if options.config.locator == "rule":
         return None
     if isinstance(steps, LocatorError):
         return steps
