@@ -44,14 +44,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-METRICS = (
-    "reasoning_tokens",
-    "first_correct_tokens",
-    "reflection_tokens",
-    "token_efficiency",
-    "thought_num",
-    "accuracy",
-)
+# EvalScope's six figures, as the analysis names them.
+from lm_eval_thinkbench.analyze.aggregate import PLOTTED as METRICS  # noqa: E402
+
 WHY = {
     "reasoning_tokens": "EvalScope counts the unstripped text before </think>; we strip it",
     "first_correct_tokens": "EvalScope stops before the judged paragraph (we include it) and "

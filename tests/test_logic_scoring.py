@@ -328,12 +328,12 @@ def test_math_pooling_is_unchanged():
         {"sample_len": 10, "exact_match,f": 0.5, "token_efficiency,f": 0.2},
         {"sample_len": 30, "exact_match,f": 0.1, "token_efficiency,f": 0.8},
     ]
-    assert groups.group_subset_mean(leaves, "token_efficiency", "f") == pytest.approx(
+    correct = groups.Subset(within=("exact_match",))
+    assert groups.group_subset_mean(leaves, "token_efficiency", "f", correct) == pytest.approx(
         (0.2 * 5 + 0.8 * 3) / 8
     )
-    assert groups.declared_subsets({"pooled_over_correct": ["token_efficiency"]}) == {
-        "token_efficiency": groups.Subset(within=("exact_match",))
-    }
+    spec = {"pooled_over_subset": {"token_efficiency": {"within": ["exact_match"]}}}
+    assert groups.declared_subsets(spec) == {"token_efficiency": correct}
 
 
 @pytest.mark.parametrize("spec", [{}, {"within": ["a"], "excluding": ["b"]}, ["a"], {"over": []}])

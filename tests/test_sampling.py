@@ -26,13 +26,15 @@ from lm_eval_thinkbench.math500.data import competition_row, integer_answer, loa
 from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
 from lm_eval_thinkbench.math500.metrics import R1_SAMPLING, apply_repeats, process_results
 from lm_eval_thinkbench.math500.sampling import (
-    METRIC_NAMES,
     majority,
     pass_at_k,
     problem_values,
     samples_per_problem,
     vote_classes,
 )
+from lm_eval_thinkbench.math500.table import PER_PROBLEM
+
+METRIC_NAMES = tuple(m.key for m in PER_PROBLEM)
 
 
 def test_pass_at_k_is_the_unbiased_estimator():

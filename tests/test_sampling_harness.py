@@ -24,10 +24,11 @@ from support.data import SHARED_DATA
 from support.tasks import task_manager
 
 from lm_eval_thinkbench.math500.data import read_math500
-from lm_eval_thinkbench.math500.sampling import FILTER, METRIC_NAMES
+from lm_eval_thinkbench.math500.table import FILTER, PER_PROBLEM
 from lm_eval_thinkbench.models.replay import ReplayLM
 
 pytestmark = pytest.mark.slow
+METRIC_NAMES = tuple(m.key for m in PER_PROBLEM)
 LOGGED = 16  # responses logged per prompt
 PROMPT = "{}\nPlease reason step by step, and put your final answer within \\boxed{{}}."
 #: Problems per set that get scripted responses (the rest are answered "" by the replay).

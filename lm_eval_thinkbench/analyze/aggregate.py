@@ -1,6 +1,7 @@
 """From per-sample records to the reported figures: means with 95% bootstrap intervals.
 
-Every metric is a mean of one ``SampleRecord`` field over the samples it *covers*:
+Every metric is a mean of one ``SampleRecord`` field over the samples it *covers*, as the
+MATH-500 metric table declares (``math500.table``):
 
 * all samples: accuracy, reasoning and answer tokens, thought switches, truncated rate,
   solution rounds, outcome efficiency;
@@ -34,47 +35,25 @@ import numpy as np
 
 from lm_eval_thinkbench.analyze.samples import subset_order
 from lm_eval_thinkbench.analyze.score import Scored
+from lm_eval_thinkbench.math500.table import REPORTED, Metric
 
 OVERALL = "overall"
 
 
-@dataclass(frozen=True)
-class Metric:
-    """A reported figure: the record field it averages and the samples it covers."""
-
-    name: str
-    label: str
-    covers: str  # "all", "correct", "wrong" or "logged" (samples with a logged verdict)
-
-    def value(self, scored: Scored) -> float | None:
-        if self.covers == "logged":
-            logged = scored.sample.logged_correct
-            return None if logged is None else float(logged)
-        record = scored.record
-        if self.covers == "correct" and not record.correct:
-            return None
-        if self.covers == "wrong" and record.correct:
-            return None
-        raw = record.correct if self.name == "accuracy" else getattr(record, self.name)
-        return None if raw is None else float(raw)
+def covered_value(metric: Metric, scored: Scored) -> float | None:
+    """The metric's value on one sample, None when the metric does not cover the sample."""
+    if metric.covers == "logged":
+        logged = scored.sample.logged_correct
+        return None if logged is None else float(logged)
+    record = scored.record
+    if metric.covers == "correct" and not record.correct:
+        return None
+    if metric.covers == "wrong" and record.correct:
+        return None
+    raw = getattr(record, metric.record_field)
+    return None if raw is None else float(raw)
 
 
-METRICS: tuple[Metric, ...] = (
-    Metric("accuracy", "Accuracy", "all"),
-    Metric("reasoning_tokens", "Reasoning tokens", "all"),
-    Metric("first_correct_tokens", "First-correct tokens", "correct"),
-    Metric("reflection_tokens", "Reflection tokens", "correct"),
-    Metric("token_efficiency", "Token efficiency", "correct"),
-    Metric("thought_num", "Thought switches", "all"),
-    Metric("truncated", "Truncated rate", "all"),
-    Metric("outcome_efficiency", "Outcome efficiency", "all"),
-    Metric("underthinking", "Underthinking", "wrong"),
-    Metric("solution_rounds", "Solution rounds", "all"),
-    Metric("redundant_sections", "Redundant sections", "correct"),
-    Metric("answer_tokens", "Answer tokens", "all"),
-    Metric("logged_accuracy", "Logged accuracy", "logged"),
-)
-METRIC_BY_NAME = {m.name: m for m in METRICS}
 #: The six metrics of the per-model figure, in EvalScope's order.
 PLOTTED = (
     "reasoning_tokens",
@@ -182,8 +161,8 @@ def _group(
     seed: int,
 ) -> Group:
     stats = {}
-    for m in METRICS:
-        covered = [(v, s) for s in members if (v := m.value(s)) is not None]
+    for m in REPORTED:
+        covered = [(v, s) for s in members if (v := covered_value(m, s)) is not None]
         stats[m.name] = mean_with_interval(
             [v for v, _ in covered],
             iterations,

@@ -13,8 +13,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from lm_eval_thinkbench.analyze.aggregate import METRIC_BY_NAME, OVERALL, PLOTTED, Group
+from lm_eval_thinkbench.analyze.aggregate import OVERALL, PLOTTED, Group
 from lm_eval_thinkbench.analyze.report import write_atomic
+from lm_eval_thinkbench.math500.table import BY_NAME
 
 COMPARISON_FILE = "models.png"
 
@@ -76,7 +77,7 @@ def _grid(path: Path, by_model: dict[str, list[Group]], title: str) -> None:
                     color=f"C{index % 10}",
                 )  # fmt: skip
         # A fixed title position: placing it automatically measures every tick label first.
-        ax.set_title(METRIC_BY_NAME[name].label, y=1.01)
+        ax.set_title(BY_NAME[name].label, y=1.01)
         ax.set_xticks(range(len(subsets)), subsets, rotation=30 if len(subsets) > 6 else 0)
         ax.margins(x=0.08, y=0.12)
         ax.grid(alpha=0.3)

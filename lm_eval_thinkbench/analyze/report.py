@@ -19,22 +19,15 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_thinkbench import METRICS_VERSION
-from lm_eval_thinkbench.analyze.aggregate import (
-    METRIC_BY_NAME,
-    METRICS,
-    OVERALL,
-    PLOTTED,
-    Group,
-    Stat,
-    finite,
-)
+from lm_eval_thinkbench.analyze.aggregate import OVERALL, PLOTTED, Group, Stat, finite
 from lm_eval_thinkbench.analyze.samples import Skipped
 from lm_eval_thinkbench.analyze.score import Scored
+from lm_eval_thinkbench.math500.table import BY_NAME, REPORTED
 
 #: Metrics shown in the markdown's second table (the first holds EvalScope's six).
-EXTRA = tuple(m.name for m in METRICS if m.name not in PLOTTED)
-_TOKEN_METRICS = {"reasoning_tokens", "first_correct_tokens", "reflection_tokens", "answer_tokens"}
-_COUNT_METRICS = {"thought_num", "solution_rounds", "redundant_sections"}
+EXTRA = tuple(m.name for m in REPORTED if m.name not in PLOTTED)
+#: How each ``Metric.format`` prints.
+_FORMATS = {"tokens": "{:,.0f}", "count": "{:.2f}", "share": "{:.3f}"}
 
 
 def write_reports(
@@ -78,7 +71,7 @@ def summary_json(
     payload = {
         "metrics_version": METRICS_VERSION,
         "settings": dict(settings),
-        "metrics": [{"name": m.name, "label": m.label, "covers": m.covers} for m in METRICS],
+        "metrics": [{"name": m.name, "label": m.label, "covers": m.covers} for m in REPORTED],
         "groups": [_group_json(g) for g in groups],
         "skipped": [dataclasses.asdict(s) for s in skipped],
     }
@@ -183,7 +176,7 @@ def summary_markdown(
 
 
 def _table(groups: Sequence[Group], head: str, metrics: Sequence[str], key) -> list[str]:
-    labels = [METRIC_BY_NAME[m].label for m in metrics]
+    labels = [BY_NAME[m].label for m in metrics]
     rows = [f"| {head} | samples | " + " | ".join(labels) + " |"]
     rows.append("|---|---:|" + "---:|" * len(metrics))
     for g in groups:
@@ -217,16 +210,8 @@ def _counts(groups: Sequence[Group]) -> list[str]:
 def format_stat(name: str, stat: Stat) -> str:
     if stat.mean is None:
         return "–"
-    fmt = _formatter(name)
+    fmt = _FORMATS[BY_NAME[name].format].format
     return f"{fmt(stat.mean)} [{fmt(stat.low)}, {fmt(stat.high)}] ({stat.n})"
-
-
-def _formatter(name: str):
-    if name in _TOKEN_METRICS:
-        return lambda v: f"{v:,.0f}"
-    if name in _COUNT_METRICS:
-        return lambda v: f"{v:.2f}"
-    return lambda v: f"{v:.3f}"
 
 
 def per_sample_jsonl(scored: Sequence[Scored]) -> str:

@@ -16,7 +16,7 @@ A run is a folder (or ``NAME=PATH``, NAME naming its model) holding any of:
   responses, as the set ``compare``.
 
 Metric names and labels of the sampling protocols (avg@k, pass@k, maj@k) come from
-``math500.sampling.METRICS``; k from the task config's ``repeats``.
+``math500.table``; k from the task config's ``repeats``.
 """
 
 from __future__ import annotations
@@ -26,27 +26,23 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from lm_eval_thinkbench.analyze.aggregate import METRIC_BY_NAME, OVERALL
+from lm_eval_thinkbench.analyze.aggregate import OVERALL
 from lm_eval_thinkbench.analyze.readers import parse_run
 from lm_eval_thinkbench.analyze.readers.lm_eval import name_from_config
 from lm_eval_thinkbench.analyze.samples import InputFormatError, parse_level
 from lm_eval_thinkbench.datafiles import parse_json, read_data
-from lm_eval_thinkbench.math500.sampling import FILTER, METRICS, samples_per_problem
+from lm_eval_thinkbench.math500.sampling import samples_per_problem
+from lm_eval_thinkbench.math500.table import ACCURACY, BY_NAME, FILTER, METRICS, PER_PROBLEM
 
 #: z of the two-sided 95% normal interval around a logged standard error.
 Z95 = 1.959963984540054
 _LEVEL_TASK = re.compile(r".*_level(?P<level>[1-9])$")
-_SAMPLING = {m.name: m for m in METRICS}
+_SAMPLING = {m.key: m for m in PER_PROBLEM}
 #: Metrics where lower is better, for sources that do not say (analyze, compare).
-_LOWER_BETTER = {
-    "reasoning_tokens", "answer_tokens", "first_correct_tokens", "reflection_tokens",
-    "thought_num", "truncated", "underthinking", "solution_rounds", "redundant_sections",
-}  # fmt: skip
-#: Metrics that are shares (0 to 1): their normal intervals are clipped to that range.
-_SHARES = {
-    "exact_match", "pass_at_k", "maj_at_k", "truncated", "token_efficiency", "math_verify",
-    "accuracy", "outcome_efficiency", "underthinking", "logged_accuracy",
-}  # fmt: skip
+_LOWER_BETTER = {m.name for m in METRICS if not m.higher_is_better}
+#: Metrics that are shares (0 to 1): their normal intervals are clipped to that range (the
+#: MATH-500 table's, by either name, and the math-verify figure of lm-eval's minerva_math).
+_SHARES = {n for m in METRICS if m.format == "share" for n in (m.name, m.key)} | {"math_verify"}
 ANALYZE_SET = "analyze"
 COMPARE_SET = "compare"
 
@@ -151,7 +147,7 @@ def metric_label(name: str, filt: str, k: int, ours: bool) -> str:
     """avg@k / pass@k / maj@k for the sampling metrics of our tasks (accuracy when k is 1),
     the metric name otherwise, with a filter other than ours or lm-eval's ``none``."""
     if ours and filt == FILTER and name in _SAMPLING:
-        return "accuracy" if name == "exact_match" and k == 1 else _SAMPLING[name].label_for(k)
+        return ACCURACY.name if name == ACCURACY.key and k == 1 else _SAMPLING[name].label_for(k)
     return name if filt in (FILTER, "none") else f"{name} ({filt})"
 
 
@@ -167,7 +163,7 @@ def analyze_figures(data: dict[str, Any], source: str, label: str | None) -> lis
             if not isinstance(stat, dict) or not _number(stat.get("mean")):
                 continue
             low, high = stat.get("ci_low"), stat.get("ci_high")
-            metric = METRIC_BY_NAME.get(name)
+            metric = BY_NAME.get(name)
             out.append(
                 Figure(model, ANALYZE_SET, subset, name, metric.label if metric else name,
                        stat["mean"], low if _number(low) else None,

@@ -10,13 +10,13 @@ denominator per sample.
 
 A group YAML declares such metrics under ``metadata``:
 
-* ``pooled_over_correct: [metric, ...]``: means over correctly answered samples (MATH-500); the
-  share is ``exact_match``.
 * ``pooled_over_subset: {metric: {within: [rate, ...]}}`` or ``{metric: {excluding: [rate,
-  ...]}}``: the share is the sum of the listed rates, or one minus that sum (the logic suite's
-  ``overall_acc`` is a mean over the samples with neither error: ``excluding: [if_error,
-  format_error]``). An optional ``times: [metric, ...]`` multiplies the weight by those
-  per-sample means (DeltaBench's micro precision: ``times: [flagged_sections]``).
+  ...]}}``: the share is the sum of the listed rates, or one minus that sum (MATH-500's
+  ``token_efficiency`` is a mean over the correctly answered samples: ``within:
+  [exact_match]``; the logic suite's ``overall_acc`` one over the samples with neither error:
+  ``excluding: [if_error, format_error]``). An optional ``times: [metric, ...]`` multiplies
+  the weight by those per-sample means (DeltaBench's micro precision: ``times:
+  [flagged_sections]``).
 * ``harmonic_means: {metric: [a, b]}``: the metric is the harmonic mean of the group's (pooled)
   ``a`` and ``b`` (micro F1 from micro precision and recall).
 * ``stderr_over_problems: [metric, ...]``: per-problem means (avg@k, pass@k, maj@k) whose group
@@ -42,9 +42,6 @@ from lm_eval.api.group import Group
 
 from lm_eval_thinkbench.stats import harmonic
 
-OVER_CORRECT = ("first_correct_tokens", "reflection_tokens", "token_efficiency")
-ACCURACY = "exact_match"
-
 
 @dataclass(frozen=True)
 class Subset:
@@ -66,13 +63,10 @@ class Subset:
         return math.prod((_number(res, m, filt) for m in self.times), start=self.size(res, filt))
 
 
-CORRECT = Subset(within=(ACCURACY,))
-
-
 def declared_subsets(metadata: Mapping[str, Any] | None) -> dict[str, Subset]:
     """The pooled metrics a group's metadata declares, with their subsets."""
     metadata = metadata or {}
-    out = {m: CORRECT for m in metadata.get("pooled_over_correct") or ()}
+    out: dict[str, Subset] = {}
     for metric, spec in (metadata.get("pooled_over_subset") or {}).items():
         keys = set(spec) - {"times"} if isinstance(spec, Mapping) else set()
         if len(keys) != 1 or not keys <= {"within", "excluding"}:
@@ -117,7 +111,7 @@ def install() -> None:
 
 
 def group_subset_mean(
-    leaf_results: list[dict[str, Any]], metric: str, filt: str, subset: Subset = CORRECT
+    leaf_results: list[dict[str, Any]], metric: str, filt: str, subset: Subset
 ) -> float:
     """Mean over the subset's samples across leaves, each leaf weighted by its subset size
     (a group's figure; ``records.pooled_mean`` is the task-level mean it pools).

@@ -1,13 +1,15 @@
 """``process_results`` and aggregations for the math tasks (MATH-500, AIME, AMC).
 
-Per document, the filter's records (one per repeat) become:
+Per document, the filter's records (one per repeat) become the task metrics of the suite's
+table (``math500.table``):
 
-* means over repeats, aggregated with lm-eval's ``mean`` (so ``repeats: n`` gives avg@n):
-  ``exact_match``, ``reasoning_tokens``, ``answer_tokens``, ``truncated``, ``thought_num``;
-* the problem's ``pass_at_k`` and ``maj_at_k`` (``math500.sampling``), also means over problems;
-* lists of the values of the correctly answered repeats, aggregated by
-  ``records.pooled_mean`` (the mean over all correctly answered samples):
-  ``first_correct_tokens``, ``reflection_tokens``, ``token_efficiency``.
+* a metric covering all samples: the mean over the repeats, aggregated with lm-eval's ``mean``
+  (so ``repeats: n`` makes ``exact_match`` avg@n);
+* the per-problem figures ``pass_at_k`` and ``maj_at_k`` (``math500.sampling``), also means
+  over problems;
+* a metric covering the correct samples (``first_correct_tokens``, ...): the list of its
+  values on the correctly answered repeats, aggregated by ``records.pooled_mean`` (the mean over
+  all correctly answered samples).
 
 The number of samples per problem can be set per run, without a task YAML, by the metadata key
 ``repeats`` (``--metadata repeats=8``; ``thinkbench-eval --repeats 8``): :func:`install` makes
@@ -27,10 +29,10 @@ from lm_eval.api.task import ConfigurableTask
 from lm_eval_thinkbench.harness import groups
 from lm_eval_thinkbench.harness.records import records
 from lm_eval_thinkbench.math500.sampling import problem_values
+from lm_eval_thinkbench.math500.table import ACCURACY, PER_PROBLEM, TASK_METRICS
 
 log = logging.getLogger("lm_eval.thinkbench")
 
-MEAN_METRICS = ("reasoning_tokens", "answer_tokens", "truncated", "thought_num")
 #: The metadata key that sets the samples per problem of every thinkbench math task of a run.
 REPEATS_KEY = "repeats"
 #: DeepSeek-R1's recommended sampling, applied with ``repeats`` to a task that decodes greedily
@@ -39,13 +41,19 @@ R1_SAMPLING = {"do_sample": True, "temperature": 0.6, "top_p": 0.95}
 
 
 def process_results(doc: dict, results: Sequence[Any]) -> dict[str, Any]:
+    """Every task metric of the table, in its order: the per-problem figures, means over the
+    repeats, and the values of the correct repeats (for ``records.pooled_mean``)."""
     recs = records(results)
-    correct = [r for r in recs if r["correct"]]
-    out: dict[str, Any] = problem_values(recs)
-    for name in MEAN_METRICS:
-        out[name] = fmean(float(r[name]) for r in recs)
-    for name in groups.OVER_CORRECT:
-        out[name] = [r[name] for r in correct]
+    correct = [r for r in recs if r[ACCURACY.record_field]]
+    per_problem = problem_values(recs)
+    out: dict[str, Any] = {}
+    for m in TASK_METRICS:
+        if m in PER_PROBLEM:
+            out[m.key] = per_problem[m.key]
+        elif m.covers == "correct":
+            out[m.key] = [r[m.record_field] for r in correct]
+        else:
+            out[m.key] = fmean(float(r[m.record_field]) for r in recs)
     return out
 
 

@@ -22,8 +22,8 @@ problems) is the standard error over problems, the unit that is sampled; the k s
 problem are not independent draws of the benchmark. Group figures are weighted by problems and
 their standard error is recomputed exactly (``harness.groups``, ``stderr_over_problems``).
 
-:data:`METRICS` is the table other parts of the project (the leaderboard) read: metric key,
-label, aggregation and direction.
+Their names, labels and directions are rows of the suite's metric table (``math500.table``,
+``PER_PROBLEM``), which the leaderboard reads too.
 """
 
 from __future__ import annotations
@@ -31,58 +31,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
-#: The filter whose records these metrics are computed from: results keys are ``name,FILTER``.
-FILTER = "thinkbench"
-
-
-@dataclass(frozen=True)
-class SamplingMetric:
-    """One sampling metric as lm-eval reports it.
-
-    ``name``: the metric key (``<name>,thinkbench`` in ``results_*.json``, with
-    ``<name>_stderr,thinkbench``); ``label``: a display label, ``{k}`` standing for the number
-    of samples per problem (the task config's ``repeats``, see :func:`samples_per_problem`);
-    ``aggregation``: how per-problem values become the task figure (lm-eval's ``mean``);
-    ``higher_is_better``: the direction.
-    """
-
-    name: str
-    label: str
-    aggregation: str
-    higher_is_better: bool
-    description: str
-
-    def label_for(self, k: int) -> str:
-        return self.label.format(k=k)
-
-
-METRICS: tuple[SamplingMetric, ...] = (
-    SamplingMetric(
-        "exact_match",
-        "avg@{k}",
-        "mean",
-        True,
-        "mean accuracy over the k samples of a problem, averaged over problems",
-    ),
-    SamplingMetric(
-        "pass_at_k",
-        "pass@{k}",
-        "mean",
-        True,
-        "some sample of the problem is correct (unbiased estimator), averaged over problems",
-    ),
-    SamplingMetric(
-        "maj_at_k",
-        "maj@{k}",
-        "mean",
-        True,
-        "the majority answer (grader equivalence) is correct, averaged over problems",
-    ),
-)
-METRIC_NAMES = tuple(m.name for m in METRICS)
+from lm_eval_thinkbench.math500.table import PER_PROBLEM
 
 
 def samples_per_problem(task_config: Mapping[str, Any]) -> int:
@@ -149,8 +100,9 @@ def problem_values(records: Sequence[Mapping[str, Any]], k: int | None = None) -
         raise ValueError("a problem needs at least one sample")
     c = sum(bool(r["correct"]) for r in records)
     winner = majority([r.get("vote") for r in records])
+    avg, pass_k, maj = (m.key for m in PER_PROBLEM)  # in the table's order
     return {
-        "exact_match": c / n,
-        "pass_at_k": pass_at_k(n, c, n if k is None else k),
-        "maj_at_k": float(winner is not None and bool(records[winner]["correct"])),
+        avg: c / n,
+        pass_k: pass_at_k(n, c, n if k is None else k),
+        maj: float(winner is not None and bool(records[winner]["correct"])),
     }
