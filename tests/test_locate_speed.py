@@ -1,7 +1,9 @@
 """The rule locator's shortcuts find what the plain reading finds, and grade only what can count."""
 
 import random
+import re
 
+import pytest
 from support.data import r1_reasonings
 
 from lm_eval_thinkbench.locate import claims
@@ -35,6 +37,10 @@ def _prose_texts() -> list[str]:
               "and", "=", "≡", "≈", "=>", "->", "→", "⇒", "⟹", ";", ":", ",", " ", "  ", "\n",
               "\t", "5", "x", "is equal to", "should be", "comes out to", "other than", "just",
               "a", "the value", "'s", "’s", "_is", "3is"]  # fmt: skip
+    # every word of every phrase, with a capital and a look-alike first letter ("ſo", "ıf")
+    words = set(re.findall(r"[a-z]+", re.sub(r"\\[a-zA-Z]", " ", claims._PROSE_PHRASES)))
+    pieces += [f" {w} " for w in words] + [f" {w.title()} " for w in words]
+    pieces += [f" {'ı' + w[1:] if w[0] == 'i' else 'ſ' + w[1:]} " for w in words if w[0] in "is"]
     rng = random.Random(0)
     texts = ["".join(rng.choices(pieces, k=rng.randint(1, 40))) for _ in range(3000)]
     return r1_reasonings() + texts
@@ -57,6 +63,57 @@ def test_prose_scan_finds_what_the_plain_pattern_finds():
             assert fast == [(m.span(), m.group("link"), m.group("brk")) for m in plain]
             found += len(fast)
     assert found > 10_000
+
+
+_TWINS = [
+    (claims._PROSE, claims._PROSE_FOLDED),
+    (claims._PROSE_PLAIN, claims._PROSE_PLAIN_FOLDED),
+    *zip(claims._SENTENCE_CUES, claims._SENTENCE_CUES_FOLDED, strict=True),
+    *zip(claims._OPENERS, claims._OPENERS_FOLDED, strict=True),
+]
+
+
+def test_folded_twins_find_what_their_patterns_find():
+    """A case-sensitive twin in the folded text matches where its case-insensitive pattern
+    matches in the text, on real traces and random texts in mixed case with letters that fold
+    (É, Σ, the Kelvin and Ohm signs, ligatures); a text with one that folds otherwise is read
+    unfolded."""
+    for _, twin in _TWINS:  # a twin's letters are lowercase, escapes (\\S) and (?P<name>) apart
+        letters = re.sub(r"\\[A-Za-z]|\(\?P<", "", twin.pattern)
+        assert not re.search(r"[A-Z]", letters) and not twin.flags & re.IGNORECASE, letters
+    rng = random.Random(2)
+    texts = _prose_texts()
+    texts = texts[:3] + rng.sample(texts[3:], 1500)
+    mixed = ["".join(rng.choice((c.upper(), c)) for c in t) for t in texts[3:]]
+    exotic = [" É", "Σ", "ς", "\u212a", "\u2126", "ﬅ", "ﬆ", "ß", "ǅ", "Ⅰ", "Ⓐ", "µ", "é", "’S"]
+    texts += mixed + [t + rng.choice(exotic) + t for t in mixed[:500]]
+    unfolded = 0
+    for text in texts:
+        folded = claims._folded(text)
+        if folded is None:
+            assert claims._UNFOLDABLE & set(text)
+            unfolded += 1
+            continue
+        for pattern, twin in _TWINS:
+            spans = [m.span() for m in pattern.finditer(text)]
+            assert [m.span() for m in twin.finditer(folded)] == spans, (pattern.pattern, text)
+            assert bool(pattern.match(text)) == bool(twin.match(folded))
+    assert unfolded > 100 and len(texts) - unfolded > 1000
+
+
+@pytest.mark.slow
+def test_the_unfoldable_letters_are_all_the_code_points_that_fold_otherwise():
+    """Every code point whose lowercase is one character matches an ASCII letter (and
+    ``[a-z]``, ``\\w``, ``\\s``, ``\\d``) ignoring case exactly when its lowercase does
+    case-sensitively, except the letters of ``_UNFOLDABLE``."""
+    chars = "".join(chr(c) for c in range(0x110000) if not 0xD800 <= c < 0xE000)
+    lowered = "".join(c.lower() if len(c.lower()) == 1 else "\0" for c in chars)
+    otherwise = {c for c in chars if len(c.lower()) != 1}
+    for pattern in [*"abcdefghijklmnopqrstuvwxyz", "[a-z]", r"\w", r"\s", r"\d"]:
+        ignoring = {m.start() for m in re.finditer("(?i)" + pattern, chars)}
+        folded = {m.start() for m in re.finditer(pattern, lowered)}
+        otherwise |= {chars[i] for i in ignoring ^ folded}
+    assert otherwise == claims._UNFOLDABLE
 
 
 def test_a_long_run_of_spaces_is_read_in_linear_time():

@@ -70,6 +70,35 @@ def math_spans(text: str) -> list[MathSpan]:
     return spans
 
 
+# ----- case folding -----------------------------------------------------------------------------
+
+#: The letters that lowercasing does not fold the way a case-insensitive pattern does: "ı"
+#: and "ſ" match "i" and "s", "İ" lowercases to two characters (``tests/test_locate_speed.py``
+#: compares every code point).
+_UNFOLDABLE = frozenset("\u0130\u0131\u017f")
+
+
+def _folded(text: str) -> str | None:
+    """``text`` lowercased, for the case-sensitive twins (:func:`_twin`) of the
+    case-insensitive patterns, or None when it holds a letter of :data:`_UNFOLDABLE`.
+
+    A twin finds in the folded text what its pattern finds in ``text`` (same spans; groups
+    lowercased), about twice as fast: the regex engine dismisses a literal alternative of a
+    long alternation ("is", "are", "should be", ...) with one comparison, but enters every
+    case-folded one."""
+    if text.isascii() or _UNFOLDABLE.isdisjoint(text):
+        return text.lower()
+    return None
+
+
+def _twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """The case-sensitive twin of a case-insensitive ``pattern`` whose letters are all
+    lowercase (``tests/test_locate_speed.py`` checks that, and compares each twin with its
+    pattern on real and random texts)."""
+    source = pattern.pattern.removeprefix("(?i)")
+    return re.compile(source, pattern.flags & ~re.IGNORECASE)
+
+
 # ----- tokens -----------------------------------------------------------------------------------
 
 
@@ -78,7 +107,8 @@ class _Tok:
     """One piece of a sentence: a term, a link, or a break.
 
     A term may join prose and math ("the sum of the roots \\(a + b + c\\)"): ``pieces`` are
-    its ``(start, end, is_math)`` parts, in order.
+    its ``(start, end, is_math)`` parts, in order. ``math``: whether it is math only (all its
+    pieces are), kept by whoever builds or joins terms since every chain asks it many times.
     """
 
     kind: str  # "term", "link", "break"
@@ -86,11 +116,7 @@ class _Tok:
     end: int
     what: str = ""  # link: "eq", "equiv", "approx", "is", "hedge"; break: "or", "if", ":", ...
     pieces: tuple[tuple[int, int, bool], ...] = ()
-
-    @property
-    def math(self) -> bool:
-        """Whether the term is math only."""
-        return bool(self.pieces) and all(p[2] for p in self.pieces)
+    math: bool = False
 
 
 #: Relations inside math. ``=`` chains; the others end a chain (an inequality's right side is
@@ -125,16 +151,18 @@ _PROSE_PHRASES = (
 )
 _PROSE_PLAIN = re.compile(_PROSE_PHRASES, re.IGNORECASE)
 #: The same, for scanning: the leading lookahead only restates where a match can start (a
-#: symbol, the start of a word, or the start of a run of spaces before "which"), which
-#: settles most positions of a sentence at once, where the alternation would try its sixty
-#: phrases one by one; and a position inside a run of spaces, where the plain pattern would
-#: scan the rest of the run each time (40,000 spaces: 7 s), is never a leftmost match's start
-#: (the run's first space starts the same match), except where a scan starts
-#: (:func:`_prose_matches`). ``tests/test_locate_speed.py`` compares both on real and random
-#: texts.
+#: symbol, the start of a word with the first letter of a phrase, or the start of a run of
+#: spaces before "which"), which settles most positions of a sentence at once, where the
+#: alternation would try its sixty phrases one by one; and a position inside a run of
+#: spaces, where the plain pattern would scan the rest of the run each time (40,000 spaces:
+#: 7 s), is never a leftmost match's start (the run's first space starts the same match),
+#: except where a scan starts (:func:`_prose_matches`). ``tests/test_locate_speed.py``
+#: compares both on real and random texts.
 _PROSE = re.compile(
-    r"(?=[,=≡≈'’;:→⇒\-⟹]|(?<!\s)\s+which|\b\w)(?:" + _PROSE_PHRASES + ")", re.IGNORECASE
+    r"(?=[,=≡≈'’;:→⇒\-⟹]|(?<!\s)\s+which|\b[abceghimorstuvwy])(?:" + _PROSE_PHRASES + ")",
+    re.IGNORECASE,
 )
+_PROSE_PLAIN_FOLDED, _PROSE_FOLDED = _twin(_PROSE_PLAIN), _twin(_PROSE)
 #: After a comma these continue the chain: "15x + (-80), which is just 15x - 80".
 _CONTINUES = re.compile(r"\s*(?:which|i\.e\.)\s", re.IGNORECASE)
 #: Links that only hedge ("could be", "might be", "can be"): what follows is an option.
@@ -194,6 +222,9 @@ _ADVERBIAL = re.compile(
     r"(?i)(?:in|on|at|for|from|with|by|to|after|before|using|from|via|under|over|now|then|so"
     r"|thus|therefore|hence|okay|well|first|next|finally|similarly|also)\b"
 )
+#: What :func:`_chain` reads at the start of a clause, and the twins for folded text.
+_OPENERS = (_ADVERBIAL, _LEAD, _POINTING)
+_OPENERS_FOLDED = tuple(map(_twin, _OPENERS))
 _PRONOUN = re.compile(
     r"(?i)^(?:that|this|it|which|these|those|they|what|there|here|all|i|we|you|one)$"
 )
@@ -241,15 +272,17 @@ class Reading:
 @dataclass
 class _State:
     """What carries from clause to clause: a subject left open ("the area is:"), the previous
-    clause's subject, which a pronoun refers to ("3/4 of the cake is left, that is 0.75";
-    "..., which is 5^1. That's just 5"), and the last chain's subject, which a line that
-    opens with "=" continues."""
+    clause's first term, whose name a pronoun refers to ("3/4 of the cake is left, that is
+    0.75"; "..., which is 5^1. That's just 5"; kept as the term and named only when a pronoun
+    asks, which few clauses do), and the last chain's subject, which a line that opens with
+    "=" continues."""
 
     pending: str | None = None
-    previous: str | None = None
+    previous: _Tok | None = None
     subject: str | None = None
     joins: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
+    folded: str | None = None  # the text folded (:func:`_folded`), if it can be
     claims: list[Claim] = field(default_factory=list)
     aliases: list[tuple[str, ...]] = field(default_factory=list)
 
@@ -266,7 +299,7 @@ def read(
     text = without_code(text)
     spans = math_spans(text)
     cut = list(_sentences(text, spans))
-    state = _State(joins=joins, words=words)
+    state = _State(joins=joins, words=words, folded=_folded(text))
     at = 0
     last_end = 0
     for start, end in cut:
@@ -366,24 +399,32 @@ def _sentences(text: str, spans: list[MathSpan]) -> Iterator[tuple[int, int]]:
 
 
 def _tokens(
-    text: str, start: int, end: int, spans: list[MathSpan], joins: frozenset[str]
+    text: str,
+    start: int,
+    end: int,
+    spans: list[MathSpan],
+    joins: frozenset[str],
+    folded: str | None = None,
 ) -> list[_Tok]:
     toks: list[_Tok] = []
     at = start
     for span in spans:
-        _prose_tokens(text, at, span.start, toks)
+        _prose_tokens(text, at, span.start, toks, folded)
         _math_tokens(text, span, toks, joins)
         at = span.end
-    _prose_tokens(text, at, end, toks)
+    _prose_tokens(text, at, end, toks, folded)
     return toks
 
 
-def _prose_tokens(text: str, start: int, end: int, toks: list[_Tok]) -> None:
+def _prose_tokens(
+    text: str, start: int, end: int, toks: list[_Tok], folded: str | None = None
+) -> None:
     """Links and breaks of a prose stretch; what lies between them is a term. Commas inside
-    brackets (``(16/49, 48/49, 24/49)``, ``[-18, -49, 96]``) belong to the term."""
+    brackets (``(16/49, 48/49, 24/49)``, ``[-18, -49, 96]``) belong to the term. ``folded``:
+    ``text`` folded (:func:`_folded`), if it can be."""
     at = scanned = start
     depth = 0
-    for m in _prose_matches(text, start, end):
+    for m in _prose_matches(text, start, end, folded):
         brk = m.group("brk")
         if brk == ",":
             depth = _bracket_depth(text, scanned, m.start(), depth)
@@ -403,17 +444,22 @@ def _prose_tokens(text: str, start: int, end: int, toks: list[_Tok]) -> None:
     _term(text, at, end, False, toks)
 
 
-def _prose_matches(text: str, start: int, end: int) -> Iterator[re.Match[str]]:
+def _prose_matches(
+    text: str, start: int, end: int, folded: str | None = None
+) -> Iterator[re.Match[str]]:
     """What ``_PROSE_PLAIN.finditer(text, start, end)`` finds, in linear time (see
     :data:`_PROSE`): a scan that starts inside a run of spaces tries its first position with
-    the plain pattern."""
+    the plain pattern. Given ``text`` folded (:func:`_folded`), the twins match in that (the
+    same spans; groups in lowercase)."""
+    plain, scan = (_PROSE_PLAIN, _PROSE) if folded is None else (_PROSE_PLAIN_FOLDED, _PROSE_FOLDED)
+    text = text if folded is None else folded
     at = start
     if 0 < start < end and text[start].isspace() and text[start - 1].isspace():
-        first = _PROSE_PLAIN.match(text, start, end)
+        first = plain.match(text, start, end)
         if first:
             yield first
             at = first.end()
-    yield from _PROSE.finditer(text, at, end)
+    yield from scan.finditer(text, at, end)
 
 
 def _bracket_depth(text: str, start: int, at: int, depth: int) -> int:
@@ -489,9 +535,10 @@ def _term(text: str, start: int, end: int, math: bool, toks: list[_Tok]) -> None
         return
     if toks and toks[-1].kind == "term":  # prose next to math: one term ("the sum \\(a+b\\)")
         last = toks[-1]
-        toks[-1] = _Tok("term", last.start, end, pieces=(*last.pieces, (start, end, math)))
+        pieces = (*last.pieces, (start, end, math))
+        toks[-1] = _Tok("term", last.start, end, pieces=pieces, math=last.math and math)
         return
-    toks.append(_Tok("term", start, end, pieces=((start, end, math),)))
+    toks.append(_Tok("term", start, end, pieces=((start, end, math),), math=math))
 
 
 # ----- chains -----------------------------------------------------------------------------------
@@ -563,7 +610,7 @@ _PLURAL_SUBJECT = re.compile(
 
 
 def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state: _State) -> None:
-    toks = _tokens(text, start, end, spans, state.joins)
+    toks = _tokens(text, start, end, spans, state.joins, state.folded)
     flags = sentence_flags(text[start:end])
     first = len(state.claims)
     clause: list[_Tok] = []
@@ -626,11 +673,14 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     _mark_lists(state, first, segments)
 
 
+_INTEGER_FRACTION = re.compile(r"(-?)(?:\\[dt]?frac\{(\d+)\}\{(\d+)\}|(\d+)/(\d+))")
+
+
 def _number_key(value: str) -> str:
     """A value's key for telling values apart, a fraction of integers by its value: "x =
     \\frac{30}{5} \\implies x = 6" gives x one value, written twice."""
     key = _key(value)
-    m = re.fullmatch(r"(-?)(?:\\[dt]?frac\{(\d+)\}\{(\d+)\}|(\d+)/(\d+))", key)
+    m = _INTEGER_FRACTION.fullmatch(key)
     if m and int(m[3] or m[5]):
         number = Fraction(int(m[2] or m[4]), int(m[3] or m[5]))
         return str(-number if m[1] else number)
@@ -662,23 +712,36 @@ _FOR_LATER = re.compile(
 )
 
 
-def sentence_flags(sentence: str) -> set[str]:
+def sentence_flags(sentence: str) -> frozenset[str]:
     """What a whole sentence says about the values in it: "question", "hypothesis" (it opens
     with "if", "suppose", "let's try", ...), "check", "option" (maybe, perhaps, not sure),
     "intermediate" ("which I need later")."""
-    sentence = sentence.strip()
+    return _sentence_flags(sentence.strip())
+
+
+@lru_cache(maxsize=_MEMO)
+def _sentence_flags(sentence: str) -> frozenset[str]:
+    """:func:`sentence_flags` of a stripped sentence, memoised: a quarter of a trace's
+    sentences are ones it wrote before ("Wait, no.", "Let me think differently.")."""
     flags: set[str] = set()
     if sentence.endswith("?"):
         flags.add("question")
-    if _HYPOTHESIS_START.match(sentence):
+    folded = _folded(sentence)
+    hypothesis, check, option, later = _SENTENCE_CUES if folded is None else _SENTENCE_CUES_FOLDED
+    sentence = sentence if folded is None else folded
+    if hypothesis.match(sentence):
         flags.add("hypothesis")
-    if _CHECK_ANYWHERE.search(sentence):
+    if check.search(sentence):
         flags.add("check")
-    if _OPTION_WORDS.search(sentence):
+    if option.search(sentence):
         flags.add("option")
-    if _FOR_LATER.search(sentence):
+    if later.search(sentence):
         flags.add("intermediate")
-    return flags
+    return frozenset(flags)
+
+
+_SENTENCE_CUES = (_HYPOTHESIS_START, _CHECK_ANYWHERE, _OPTION_WORDS, _FOR_LATER)
+_SENTENCE_CUES_FOLDED = tuple(map(_twin, _SENTENCE_CUES))
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
@@ -757,6 +820,13 @@ def _key(s: str) -> str:
 _KEY_NOISE = re.compile(r"\s+|\\[,;!]|\\left|\\right|\$")
 
 
+#: A clause that only announces the answer ("The final answer:").
+_THE_ANSWER = re.compile(r"(?i)\W*(?:the\s+)?(?:final\s+)?answer\W*")
+#: A number that can stand on the left of a chain: "6 = xy + yz + zx".
+_PLAIN_NUMBER = re.compile(r"-?[\d.,/\s]+|-?\\frac\{\d+\}\{\d+\}")
+_OPENING_BRACKET = re.compile(r"\s*(?:\\left)?[(\[{]")
+
+
 def _chain(
     text: str, clause: list[_Tok], flags: frozenset[str], sentence: tuple[int, int], state: _State
 ) -> None:
@@ -769,12 +839,14 @@ def _chain(
     links = [t for t in clause if t.kind == "link"]
     if not terms:
         return
-    referent, state.previous = state.previous, _name(text, terms[0])
-    if _ADVERBIAL.match(text, terms[0].start):
+    referent, state.previous = state.previous, terms[0]
+    folded = state.folded
+    adverbial, lead, pointing = _OPENERS if folded is None else _OPENERS_FOLDED
+    if adverbial.match(folded or text, terms[0].start):
         state.previous = referent  # "In interval notation, that would be ...": no referent
-    first = _LEAD.sub("", text[terms[0].start : terms[0].end].strip()).strip()
-    if _POINTING.fullmatch(first):  # the whole subject is "that", "this", "it", "which"
-        pending = pending or referent
+    first = lead.sub("", (folded or text)[terms[0].start : terms[0].end].strip()).strip()
+    if pointing.fullmatch(first):  # the whole subject is "that", "this", "it", "which"
+        pending = pending or (_name(text, referent) if referent else None)
         state.previous = referent
     if clause[-1].kind == "link":
         if len(terms) == 1:
@@ -788,12 +860,12 @@ def _chain(
         return
     if len(terms) == 1 and not links:
         term = terms[0]
-        if re.fullmatch(r"(?i)\W*(?:the\s+)?(?:final\s+)?answer\W*", text[term.start : term.end]):
+        if _THE_ANSWER.fullmatch(text, term.start, term.end):
             state.pending = "answer"
             return
         last = state.claims[-1] if state.claims else None
-        more = _value(text, term)
-        if last and more and last.sentence == sentence and _whole_value(text, term, more[1], True):
+        more = _value(text, term) if last and last.sentence == sentence else None
+        if last and more and _whole_value(text, term, more[1], True):
             # "the possible values of d are 1 and 13": the list goes on; both are options
             state.claims[-1] = _with(last, "list")
             start, end = _widen(text, more[0], more[0] + len(more[1]))
@@ -822,9 +894,9 @@ def _chain(
         if value:
             value_at = i
             break
-    if len(terms) == 2 and (value is None or not re.search(r"\d", value[1])):
+    if len(terms) == 2 and (value is None or not _DIGIT.search(value[1])):
         left = _value(text, terms[0])  # "6 = xy + yz + zx": the value is on the left
-        if left and re.fullmatch(r"-?[\d.,/\s]+|-?\\frac\{\d+\}\{\d+\}", left[1]):
+        if left and _PLAIN_NUMBER.fullmatch(left[1]):
             terms = [terms[1], terms[0]]
             value_at, value = 1, left
     names = [n for n in (_subject(text, terms[0]), *(_name(text, t) for t in terms[1:])) if n]
@@ -853,11 +925,7 @@ def _chain(
     ):  # "the books are not next to each other is 480": the "not" is the subject's
         extra.add("negated")
     subject = _subject(text, terms[0])
-    if (
-        subject
-        and _PLURAL_SUBJECT.match(subject)
-        and not re.match(r"\s*(?:\\left)?[(\[{]", value[1])
-    ):
+    if subject and _PLURAL_SUBJECT.match(subject) and not _OPENING_BRACKET.match(value[1]):
         extra.add("option")
     after = _subject(text, terms[-1]) if value_at < len(terms) - 1 else None
     _add(text, state, terms[: value_at + 1], value, flags | extra, sentence, pending, after)
@@ -876,7 +944,10 @@ def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
     for tok in clause:
         if merged and tok.kind == "term" and merged[-1].kind == "term":
             last = merged[-1]
-            merged[-1] = _Tok("term", last.start, tok.end, pieces=(*last.pieces, *tok.pieces))
+            pieces = (*last.pieces, *tok.pieces)
+            merged[-1] = _Tok(
+                "term", last.start, tok.end, pieces=pieces, math=last.math and tok.math
+            )
         else:
             merged.append(tok)
     return merged
@@ -896,6 +967,8 @@ _MENTION = re.compile(
     r"(?P<unit>[A-Za-z]{2,}s|more|fewer|less)\b(?:\s+(?P<next>[A-Za-z]{3,}))?"
 )
 
+_DIGIT = re.compile(r"\d")
+
 
 def _mentions(
     text: str, term: _Tok, flags: frozenset[str], sentence: tuple[int, int], state: _State
@@ -906,7 +979,7 @@ def _mentions(
     "more"/"fewer"/"less" ("4 beakers", "6 days"; not "4 again"), possibly after one adjective
     ("there are exactly 3 distinct ways": the number of ways)."""
     for start, end, is_math in term.pieces:
-        if is_math:
+        if is_math or not _DIGIT.search(text, start, end):  # a cheap scan: most clauses have none
             continue
         for m in _MENTION.finditer(text, start, end):
             units = [
@@ -937,16 +1010,24 @@ def _whole_value(text: str, term: _Tok, value: str, bare: bool = False) -> bool:
     """A term that is nothing but a value: a prose line that is a formula (``sqrt(117)``,
     ``(8, -10, 4)``, written out as a display would be; a bare number only when ``bare``, as
     a list item after a claim), or a math term."""
-    raw = _TRAILING.sub("", _DELIMITERS.sub("", text[term.start : term.end]).strip()).strip()
+    raw = _without_trailing(_DELIMITERS.sub("", text[term.start : term.end]).strip()).strip()
     if raw != value:
         return False
-    return bare or term.math or bool(re.search(r"[()\[\]+*/^√=]|sqrt|\\", value))
+    return bare or term.math or bool(_FORMULA_MARK.search(value))
+
+
+_FORMULA_MARK = re.compile(r"[()\[\]+*/^√=]|sqrt|\\")
+_DELIMITERS_AND_STOPS = re.compile(r"\\\[|\\\]|\\\(|\\\)|\$|[\s.,;:]")
 
 
 def _alone(text: str, term: _Tok, sentence: tuple[int, int]) -> bool:
     """A math term that is its whole sentence (``\\[ 2k + 2 \\]`` on its own lines)."""
     outside = text[sentence[0] : term.start] + text[term.end : sentence[1]]
-    return not re.sub(r"\\\[|\\\]|\\\(|\\\)|\$|[\s.,;:]", "", outside)
+    return not _DELIMITERS_AND_STOPS.sub("", outside)
+
+
+#: A plain-text left-hand side: ``y``, ``a_1``, ``f(x)``.
+_PLAIN_LHS = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?|[A-Za-z]\([^()]*\)")
 
 
 def _add(
@@ -974,11 +1055,7 @@ def _add(
     if len(terms) > 1:
         lhs = _name(text, terms[0]) if terms[0].math else _math_tail(text, terms[0])
         first = _subject(text, terms[0])
-        if (
-            lhs is None
-            and first
-            and re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?|[A-Za-z]\([^()]*\)", first)
-        ):
+        if lhs is None and first and _PLAIN_LHS.fullmatch(first):
             lhs = first  # a plain-text left-hand side: "y = 4*((x + 1)/2) + 1 = ..."
     start = value_tok.start
     if len(terms) > 1:
@@ -1007,13 +1084,17 @@ def _add(
     )
 
 
+_OPENING_DELIMITER = re.compile(r"(?:\\\(|\\\[|\$\$?)\s*$")
+_CLOSING_DELIMITER = re.compile(r"\s*(?:\\\)|\\\]|\$\$?)")
+
+
 def _widen(text: str, start: int, end: int) -> tuple[int, int]:
     """A quote that begins or ends just inside a math span takes the delimiter with it
     (``\\(x = 3\\)``, ``$0.75$``), so it reads as the model wrote it."""
-    opening = re.search(r"(?:\\\(|\\\[|\$\$?)\s*$", text[max(0, start - 3) : start])
+    opening = _OPENING_DELIMITER.search(text[max(0, start - 3) : start])
     if opening:
         start -= len(opening.group())
-    closing = re.match(r"\s*(?:\\\)|\\\]|\$\$?)", text[end : end + 4])
+    closing = _CLOSING_DELIMITER.match(text[end : end + 4])
     if closing:
         end += len(closing.group())
     return start, end
@@ -1059,13 +1140,12 @@ def _value_of(
         # "$12$ pairs"
         unit = re.match(r"[\s)$\\]*([A-Za-z]{2,}s)\b", after) if after is not None else None
         return max(raw.find(value), 0), value, unit.group(1) if unit else None
-    named = re.match(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)", raw)
+    named = _NAMED_WORD.match(raw) if words else None
     if named and named.group(1).lower() in words:  # "an ellipse" when the gold is a word
         return named.start(1), f"\\text{{{named.group(1)}}}", None
-    tokens = list(re.finditer(r"\S+", raw))
     kept_end = None
     open_operator = False  # "2 times" ends in an operator: not yet a value
-    for i, w in enumerate(tokens):
+    for w, ahead in _lookahead(_NON_SPACE.finditer(raw)):  # lazily: the run ends soon
         core = w.group().strip(".,;:?").rstrip("!") or w.group()
         is_value = bool(_VALUE_WORD.match(core) or _VALUE_CHARS.search(core))
         if core.lower() in _OPERATOR_WORDS and kept_end is not None:
@@ -1074,13 +1154,13 @@ def _value_of(
             else:
                 open_operator = True
             continue
-        if re.fullmatch(r"[A-Za-z]{2,}", core) and not _VALUE_WORD.match(core):
+        if _PLAIN_WORD.fullmatch(core) and not _VALUE_WORD.match(core):
             is_value = False
         if kept_end is not None and _POWER_UNIT.fullmatch(core):
             break  # "864 in^2", "288 cm³": a unit, not a power of a variable
-        if len(core) == 1 and core.isalpha() and i + 1 < len(tokens):
-            following = tokens[i + 1].group().strip(".,;:!?")
-            if re.fullmatch(r"[A-Za-z]{2,}", following) and not _VALUE_WORD.match(following):
+        if len(core) == 1 and core.isalpha() and ahead is not None:
+            following = ahead.group().strip(".,;:!?")
+            if _PLAIN_WORD.fullmatch(following) and not _VALUE_WORD.match(following):
                 is_value = False  # "a total of 11", "I think"
         if not is_value:
             break
@@ -1097,21 +1177,53 @@ def _value_of(
     return max(at, 0), value, unit.group(1) if unit else None
 
 
+_NAMED_WORD = re.compile(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)")
+_NON_SPACE = re.compile(r"\S+")
+_PLAIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+def _lookahead(
+    matches: Iterator[re.Match[str]],
+) -> Iterator[tuple[re.Match[str], re.Match[str] | None]]:
+    """Each match with the one after it (None after the last), read as they are needed."""
+    current = next(matches, None)
+    while current is not None:
+        following = next(matches, None)
+        yield current, following
+        current = following
+
+
 @lru_cache(maxsize=_MEMO)
 def _clean(value: str) -> str:
     """A value or name without delimiters, trailing punctuation, a modulus (``\\pmod{11}``) or
-    a unit after it (``16\\text{ cm}``; a ``\\text{..}`` that is the whole value stays)."""
+    a unit after it (``16\\text{ cm}``; a ``\\text{..}`` that is the whole value stays).
+
+    Each pattern runs only when the value holds what every match of it holds (a backslash or a
+    dollar, "mod"): most values hold none, and this is the locator's most frequent reading."""
     value = value.strip()
-    for pattern in _OUTER_DELIMITERS:
-        value = pattern.sub("", value).strip()
-    value = _TRAILING.sub("", value)
+    if "\\" in value or "$" in value:
+        for pattern in _OUTER_DELIMITERS:
+            value = pattern.sub("", value).strip()
+    value = _without_trailing(value)
     for _ in range(2):
-        value = _MODULUS.sub("", value)
-        without_unit = _UNIT.sub("", value)
-        value = without_unit if without_unit.strip() else value
-        value = _TRAILING.sub("", value).strip()
-    value = _LEADING_SPACING.sub("", value)
+        if "mod" in value:
+            value = _MODULUS.sub("", value)
+        if "\\" in value:
+            without_unit = _UNIT.sub("", value)
+            value = without_unit if without_unit.strip() else value
+        value = _without_trailing(value).strip()
+    if value.startswith("\\"):
+        value = _LEADING_SPACING.sub("", value)
     return value.strip()
+
+
+def _without_trailing(value: str) -> str:
+    """``value`` less its trailing punctuation (:data:`_TRAILING`). Most values end in none:
+    the pattern runs only after one of the characters its match ends with (or a line break,
+    before which its ``$`` also matches), which spares most values a regex."""
+    if value[-1:] in ".,;:?!\n" or value.endswith("quad"):
+        return _TRAILING.sub("", value)
+    return value
 
 
 _OUTER_DELIMITERS = tuple(map(re.compile, (r"^\\\[|\\\]$", r"^\\\(|\\\)$", r"^\$+|\$+$")))
