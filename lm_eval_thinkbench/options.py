@@ -66,9 +66,17 @@ def option(f: dataclasses.Field) -> Option | None:
     return f.metadata.get(_SPEC)
 
 
-def options(cls: type) -> list[tuple[dataclasses.Field, Option]]:
-    """The fields of dataclass ``cls`` that are settings, in declaration order."""
-    return [(f, spec) for f in dataclasses.fields(cls) if (spec := option(f)) is not None]
+_OPTIONS: dict[type, tuple[tuple[dataclasses.Field, Option], ...]] = {}
+
+
+def options(cls: type) -> tuple[tuple[dataclasses.Field, Option], ...]:
+    """The fields of dataclass ``cls`` that are settings, in declaration order (kept: every
+    settings object checks its choices when it is made, once per sample in scoring)."""
+    found = _OPTIONS.get(cls)
+    if found is None:
+        found = tuple((f, s) for f in dataclasses.fields(cls) if (s := option(f)) is not None)
+        _OPTIONS[cls] = found
+    return found
 
 
 def default_of(f: dataclasses.Field) -> Any:
