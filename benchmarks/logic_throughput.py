@@ -17,7 +17,7 @@ from collections import defaultdict
 
 from lm_eval_thinkbench.logic import registry
 from lm_eval_thinkbench.logic.base import LANGS, LEVELS
-from lm_eval_thinkbench.logic.harness.filters import score_logic_response
+from lm_eval_thinkbench.logic.filters import score_logic_response
 from lm_eval_thinkbench.logic.items import make_item, to_doc
 from lm_eval_thinkbench.simulate.logic import respond_logic
 

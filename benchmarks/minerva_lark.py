@@ -39,7 +39,7 @@ FILES = (
 def load_minerva(utils: Path, backend: str) -> types.ModuleType:
     """minerva's utils.py; with ``lark``, as thinkbench compare loads it."""
     if backend == "lark":
-        from lm_eval_thinkbench.compare.harness import minerva
+        from lm_eval_thinkbench.compare.lm_eval_graders import minerva
 
         return minerva()
     sys.modules.setdefault("math_verify", types.SimpleNamespace(parse=None, verify=None))  # type: ignore[arg-type]
@@ -98,7 +98,7 @@ def main() -> None:
         todo = [tuple(p) for p in json.loads(Path(args.worker[1]).read_text())]
         json.dump(verdicts(module, todo), sys.stdout)  # type: ignore[arg-type]
         return
-    from lm_eval_thinkbench.compare.harness import task_folder
+    from lm_eval_thinkbench.compare.lm_eval_graders import task_folder
 
     utils = task_folder("minerva_math") / "utils.py"
     lark = load_minerva(utils, "lark")

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.compare.harness import task_folder
+from lm_eval_thinkbench.compare.lm_eval_graders import task_folder
 
 #: Runs made: label -> simulator seed.
 SEEDS = {"sim-a": 0, "sim-b": 1}

@@ -16,7 +16,7 @@ import pytest
 from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.analyze.cli import main as thinkbench
-from lm_eval_thinkbench.compare import harness
+from lm_eval_thinkbench.compare import lm_eval_graders
 from lm_eval_thinkbench.compare.graders import (
     GRADERS,
     HENDRYCKS,
@@ -37,7 +37,7 @@ PER_LEVEL = 2
 
 def own_graders():
     """hendrycks' and minerva's utils imported the ordinary way (minerva's antlr check
-    answered and its parser swapped here, independently of ``compare.harness``)."""
+    answered and its parser swapped here, independently of ``compare.lm_eval_graders``)."""
     from math_verify import parse, verify
     from sympy.parsing.latex import parse_latex
 
@@ -120,7 +120,7 @@ def test_real_reasons_show_what_each_grader_compared(real):
 
 
 def test_minerva_loads_with_lark_and_leaves_math_verify_intact():
-    module = harness.minerva()
+    module = lm_eval_graders.minerva()
     assert module.is_equiv("\\frac{1}{2}", "0.5")
     assert not module.is_equiv("\\frac{1}{3}", "0.5")
     # the version check was answered only while minerva's module ran

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from support.tasks import task_manager
 
-from lm_eval_thinkbench.critic import data, harness
+from lm_eval_thinkbench.critic import data, metrics
 from lm_eval_thinkbench.critic.prompts import (
     DELTABENCH_TEMPLATE,
     deltabench_prompt,
@@ -89,9 +89,9 @@ def test_processbench_broken_rows_are_kept_and_excluded(tmp_path):
     assert "steps is not a non-empty list" in docs["no-steps"]["data_error"]
     assert "missing label" in docs["no-label"]["data_error"]
     record = {"status": "ok", "prediction": 0, "boxed": "0"}
-    items = [harness.processbench_results(d, [[record]])["f1"] for d in docs.values()]
-    assert harness.excluded(items) == pytest.approx(4 / 6)
-    assert harness.error_acc(items) == 0.0  # only the two usable rows are scored
+    items = [metrics.processbench_results(d, [[record]])["f1"] for d in docs.values()]
+    assert metrics.excluded(items) == pytest.approx(4 / 6)
+    assert metrics.error_acc(items) == 0.0  # only the two usable rows are scored
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from lm_eval_thinkbench.critic import data, harness
+from lm_eval_thinkbench.critic import data, filters, metrics
 from lm_eval_thinkbench.critic.parse import TOLERANT
 from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.simulate.critic import PLAIN, REASONING, respond_deltabench
@@ -269,9 +269,9 @@ def _ours(replies: list[str], truths: list[list[int]]) -> tuple[list[dict], dict
     items = []
     for i, (reply, truth) in enumerate(zip(replies, truths, strict=True)):
         doc = {"id": str(i), "truth_sections": truth, "n_sections": 8, "data_error": ""}
-        record = harness.deltabench_record(reply, "none")
-        items.append(harness.deltabench_results(doc, [json.dumps(record)])["f1_macro"])
-    figures = {name: getattr(harness, name)(items) for name in harness.DELTABENCH_METRICS}
+        record = filters.deltabench_record(reply, "none")
+        items.append(metrics.deltabench_results(doc, [json.dumps(record)])["f1_macro"])
+    figures = {name: getattr(metrics, name)(items) for name in metrics.DELTABENCH_METRICS}
     return [item for per_doc in items for item in per_doc], figures
 
 
@@ -315,14 +315,14 @@ def test_official_reading_matches_the_script_on_edge_cases_and_random_replies():
     # The predictions themselves (not only their counts), through the filter's record.
     settings.configure({})
     for reply, truth in zip(replies, truths, strict=True):
-        record = harness.deltabench_record(reply, "none")
+        record = filters.deltabench_record(reply, "none")
         kept = {n for n in record["sections"] if n <= max(truth)}
         assert kept == _sections(reply, truth), repr(reply)
     # Both verdicts occur often, and so do replies the tolerant reading reads otherwise.
     assert 2000 < frame["judge"].sum() < len(replies) - 2000
     differs = sum(
-        harness.deltabench_record(r, "none")["sections"]
-        != harness.deltabench_record(r, "none", TOLERANT)["sections"]
+        filters.deltabench_record(r, "none")["sections"]
+        != filters.deltabench_record(r, "none", TOLERANT)["sections"]
         for r in replies
     )
     assert differs > 2000

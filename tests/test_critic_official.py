@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from lm_eval_thinkbench.critic import data
-from lm_eval_thinkbench.critic.harness import processbench_record
+from lm_eval_thinkbench.critic.filters import processbench_record
 from lm_eval_thinkbench.critic.parse import official_step_index, parse_step_index
 from lm_eval_thinkbench.critic.scoring import processbench_summary
 from lm_eval_thinkbench.simulate.critic import PLAIN, respond_processbench

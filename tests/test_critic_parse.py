@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from lm_eval_thinkbench.critic.harness import deltabench_record, processbench_record
+from lm_eval_thinkbench.critic.filters import deltabench_record, processbench_record
 from lm_eval_thinkbench.critic.parse import (
     BEYOND,
     ERROR,

@@ -20,8 +20,9 @@ from lm_eval.config.group import AggMetricConfig
 from lm_eval.tasks._yaml_loader import load_yaml
 
 from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.critic import harness
+from lm_eval_thinkbench.critic import metrics as critic_metrics
 from lm_eval_thinkbench.critic.data import deltabench_docs
+from lm_eval_thinkbench.critic.filters import deltabench_record
 from lm_eval_thinkbench.critic.parse import OFFICIAL, TOLERANT
 from lm_eval_thinkbench.critic.scoring import harmonic, processbench_summary, score_sections
 from lm_eval_thinkbench.harness import settings
@@ -74,15 +75,16 @@ def _items(
                 continue
             reply = REPLIES[doc["id"]]
             raw = reply if reply.startswith("<think>") else f"<think>\nhm\n</think>\n\n{reply}"
-            record = harness.deltabench_record(raw, "think", settings.current().deltabench_reading)
-            out.append(harness.deltabench_results(doc, [[record]])["f1_macro"])
+            record = deltabench_record(raw, "think", settings.current().deltabench_reading)
+            out.append(critic_metrics.deltabench_results(doc, [[record]])["f1_macro"])
         return out
     finally:
         settings.configure({})
 
 
 def _figures(items: list[list[dict]]) -> dict[str, float]:
-    return {name: getattr(harness, name)(items) for name in harness.DELTABENCH_METRICS}
+    names = critic_metrics.DELTABENCH_METRICS
+    return {name: getattr(critic_metrics, name)(items) for name in names}
 
 
 def _close(got: dict[str, float], want: dict[str, F | float]) -> None:
@@ -201,8 +203,8 @@ def test_deltabench_domains_pool_exactly_into_the_overall_figures():
         leaves.append(
             {"sample_len": len(items)} | {f"{k},critic": v for k, v in _figures(items).items()}
         )
-    pooled = _pool(leaves, harness.DELTABENCH_METRICS)
-    for metric in set(harness.DELTABENCH_METRICS) - {"unparsed", "excluded"}:
+    pooled = _pool(leaves, critic_metrics.DELTABENCH_METRICS)
+    for metric in set(critic_metrics.DELTABENCH_METRICS) - {"unparsed", "excluded"}:
         assert pooled[f"{metric},critic"] == pytest.approx(overall[metric], abs=1e-12), metric
     # lm-eval's own size-weighted mean would be wrong here
     naive = sum(leaf["f1_micro,critic"] * leaf["sample_len"] for leaf in leaves) / 11

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from lm_eval_thinkbench.critic import data
-from lm_eval_thinkbench.critic.harness import deltabench_record, processbench_record
+from lm_eval_thinkbench.critic.filters import deltabench_record, processbench_record
 from lm_eval_thinkbench.critic.parse import TOLERANT
 from lm_eval_thinkbench.response import ModelResponse
 from lm_eval_thinkbench.simulate import respond

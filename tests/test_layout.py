@@ -77,7 +77,7 @@ def test_the_logic_filter_does_not_start_the_math_grading_stack():
     """A logic run grades no formula: math-verify, its pebble pool and the MATH-500 suite stay
     unloaded (they take seconds to import and start)."""
     code = (
-        "import sys, lm_eval_thinkbench.logic.harness.filters, lm_eval_thinkbench.logic.harness"
+        "import sys, lm_eval_thinkbench.logic.filters, lm_eval_thinkbench.logic"
         ".metrics; print(sorted(m for m in ('math_verify', 'pebble', 'lm_eval_thinkbench.math500',"
         " 'lm_eval_thinkbench.math.grader') if m in sys.modules))"
     )

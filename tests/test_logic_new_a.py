@@ -38,9 +38,9 @@ from lm_eval_thinkbench.logic.execution.equations import (
 from lm_eval_thinkbench.logic.execution.grids import pooled, prune, uniform_blocks
 from lm_eval_thinkbench.logic.execution.recipes import simulate
 from lm_eval_thinkbench.logic.execution.scanning import insert_after, split_blocks
-from lm_eval_thinkbench.logic.harness.filters import score_logic_response
-from lm_eval_thinkbench.logic.harness.metrics import process_results
+from lm_eval_thinkbench.logic.filters import score_logic_response
 from lm_eval_thinkbench.logic.items import make_item, to_doc
+from lm_eval_thinkbench.logic.metrics import process_results
 from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, OK
 from lm_eval_thinkbench.logic.seeds import derive_rng
 

@@ -14,9 +14,9 @@ from lm_eval.config.group import AggMetricConfig
 
 from lm_eval_thinkbench.harness import groups
 from lm_eval_thinkbench.harness.records import pooled_mean
-from lm_eval_thinkbench.logic.harness.filters import score_logic_response
-from lm_eval_thinkbench.logic.harness.metrics import process_results
+from lm_eval_thinkbench.logic.filters import score_logic_response
 from lm_eval_thinkbench.logic.items import make_item, to_doc
+from lm_eval_thinkbench.logic.metrics import process_results
 from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, IF_ERROR, OK, parse_output
 from lm_eval_thinkbench.logic.score import Reference, score_output, step_similarity
 from lm_eval_thinkbench.logic.sets import generate_docs

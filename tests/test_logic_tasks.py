@@ -13,7 +13,7 @@ from test_logic_generation import FROZEN_SHA256
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.logic import cli, registry, task_yamls
-from lm_eval_thinkbench.logic.harness.data import load_logic
+from lm_eval_thinkbench.logic.data import load_logic
 from lm_eval_thinkbench.logic.sets import generate_docs, set_sha256
 
 LOGIC_DIR = Path(TASKS_DIR) / "logic"

@@ -13,16 +13,15 @@ import pytest
 from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.datafiles import DatasetError
-from lm_eval_thinkbench.logic import cli, registry
-from lm_eval_thinkbench.logic.harness import logicgame as harness
-from lm_eval_thinkbench.logic.harness.filters import LogicGameFilter
-from lm_eval_thinkbench.logic.harness.metrics import logicgame_results
+from lm_eval_thinkbench.logic import cli, logicgame_files, registry
+from lm_eval_thinkbench.logic.filters import LogicGameFilter
 from lm_eval_thinkbench.logic.items import make_item, to_doc
 from lm_eval_thinkbench.logic.logicgame import (
     CATEGORIES,
     logicgame_doc,
     reference_of,
 )
+from lm_eval_thinkbench.logic.metrics import logicgame_results
 from lm_eval_thinkbench.logic.parse import FORMAT_ERROR, OK
 from lm_eval_thinkbench.logic.score import Reference, score_output
 from lm_eval_thinkbench.trace import MARKER_SETS
@@ -30,15 +29,15 @@ from lm_eval_thinkbench.trace import MARKER_SETS
 
 @pytest.fixture(scope="module")
 def folder() -> Path:
-    path = Path(os.environ.get(harness.PATH_ENV) or SHARED_DATA / "logicgame").absolute()
+    path = Path(os.environ.get(logicgame_files.PATH_ENV) or SHARED_DATA / "logicgame").absolute()
     if not (path / "en_dev_10.jsonl").is_file():
-        pytest.fail(f"LogicGame data not found at {path}; set {harness.PATH_ENV}")
+        pytest.fail(f"LogicGame data not found at {path}; set {logicgame_files.PATH_ENV}")
     return path
 
 
 @pytest.fixture(scope="module")
 def dev(folder) -> list[dict]:
-    return [d for lang in ("en", "zh") for d in harness.logicgame_docs(lang, "dev", folder)]
+    return [d for lang in ("en", "zh") for d in logicgame_files.logicgame_docs(lang, "dev", folder)]
 
 
 def _reply(reference: dict, indent: int | None = 2) -> str:
@@ -152,27 +151,25 @@ def test_sources_local_folder_clone_layout_env_and_offline(folder, tmp_path, mon
     (clone / "data" / "dev" / "zh_dev_10.jsonl").write_bytes(
         (folder / "zh_dev_10.jsonl").read_bytes()
     )
-    via_clone = harness.logicgame_docs("zh", "dev", clone)
-    assert via_clone == harness.logicgame_docs("zh", "dev", folder)
-    monkeypatch.setenv(harness.PATH_ENV, str(folder))
-    whole = harness.load_logicgame("en")["test"]
+    via_clone = logicgame_files.logicgame_docs("zh", "dev", clone)
+    assert via_clone == logicgame_files.logicgame_docs("zh", "dev", folder)
+    monkeypatch.setenv(logicgame_files.PATH_ENV, str(folder))
+    whole = logicgame_files.load_logicgame("en")["test"]
     assert len(whole) == 304 and not any(whole["reference"])
-    assert (
-        len(harness.load_logicgame("zh", logicgame_split="dev", logicgame_path=str(clone))["test"])
-        == 10
-    )
+    dev = logicgame_files.load_logicgame("zh", logicgame_split="dev", logicgame_path=str(clone))
+    assert len(dev["test"]) == 10
     with pytest.raises(DatasetError, match=r"no zh_all_304\.jsonl in"):
-        harness.logicgame_docs("zh", "all", clone)
+        logicgame_files.logicgame_docs("zh", "all", clone)
     with pytest.raises(ValueError, match="unknown LogicGame split 'test'"):
-        harness.logicgame_docs("zh", "test", folder)
+        logicgame_files.logicgame_docs("zh", "test", folder)
     # No local copy, offline: one line saying how to point at one.
     monkeypatch.setenv("HF_DATASETS_OFFLINE", "1")
-    with pytest.raises(DatasetError, match=f"cannot fetch .*4884edb.*{harness.PATH_ENV}"):
-        harness.logicgame_docs("en", "dev", None)
+    with pytest.raises(DatasetError, match=f"cannot fetch .*4884edb.*{logicgame_files.PATH_ENV}"):
+        logicgame_files.logicgame_docs("en", "dev", None)
 
 
 def test_whole_set_items_are_unscored_but_kept_for_the_submission(folder):
-    doc = harness.logicgame_docs("en", "all", folder)[0]
+    doc = logicgame_files.logicgame_docs("en", "all", folder)[0]
     scorer = LogicGameFilter()
     scorer.markers = MARKER_SETS["think"]
     record = scorer.score('<think>hm</think>```json\n{"answer": ["x"]}\n```', doc)
@@ -185,11 +182,11 @@ def test_whole_set_items_are_unscored_but_kept_for_the_submission(folder):
 
 
 def _dev_doc(folder: Path) -> dict:
-    return harness.logicgame_docs("en", "dev", folder)[1]
+    return logicgame_files.logicgame_docs("en", "dev", folder)[1]
 
 
 def test_submission_file_from_a_sample_log(folder, tmp_path, capsys):
-    docs = harness.logicgame_docs("zh", "all", folder)[:3]
+    docs = logicgame_files.logicgame_docs("zh", "all", folder)[:3]
     run = tmp_path / "run" / "model"
     run.mkdir(parents=True)
     lines = []

@@ -20,7 +20,7 @@ from e2e_support import read_results, run_local_chat
 from support.data import SHARED_DATA
 
 from lm_eval_thinkbench.logic import cli
-from lm_eval_thinkbench.logic.harness.logicgame import PATH_ENV, logicgame_docs
+from lm_eval_thinkbench.logic.logicgame_files import PATH_ENV, logicgame_docs
 from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 
 pytestmark = pytest.mark.e2e

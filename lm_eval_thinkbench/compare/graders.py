@@ -2,7 +2,7 @@
 
 A user asks "why does my number differ from the harness's?": the answer is per document, in
 what each grader extracted from the same text. Each harness grader is its task's own
-``process_results`` (``harness.py``); the strings it compared are recorded by wrapping the
+``process_results`` (``lm_eval_graders.py``); the strings it compared are recorded by wrapping the
 helper it calls (``is_equiv``, ``parse``), never by re-deriving them.
 
 What each grader reads:
@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from lm_eval_thinkbench.compare import harness
+from lm_eval_thinkbench.compare import lm_eval_graders
 from lm_eval_thinkbench.response import ModelResponse
 
 #: Grader names in report order; ``thinkbench`` is ours.
@@ -64,9 +64,9 @@ def doc_for(problem: str, gold: str, solution: str | None = None) -> dict[str, s
 
 
 def hendrycks_verdict(text: str, doc: dict[str, str]) -> Verdict:
-    module = harness.hendrycks()
+    module = lm_eval_graders.hendrycks()
     calls: list[tuple[Any, ...]] = []
-    restore = harness.recording(module, "is_equiv", calls)
+    restore = lm_eval_graders.recording(module, "is_equiv", calls)
     try:
         score = module.process_results(doc, [text])["exact_match"]
     except Exception as exc:  # the grader's own failure on this response
@@ -86,7 +86,7 @@ def minerva_verdicts(text: str, doc: dict[str, str]) -> tuple[Verdict, Verdict, 
     math-verify ``parse`` made of the response (None when it did not get that far): plain
     math-verify parses the same text with the same defaults, and on a long response that
     parse is most of the time the comparison takes."""
-    module = harness.minerva()
+    module = lm_eval_graders.minerva()
     try:
         gold = module.normalize_final_answer(
             module.remove_boxed(module.last_boxed_only_string(doc["solution"]))
@@ -98,8 +98,8 @@ def minerva_verdicts(text: str, doc: dict[str, str]) -> tuple[Verdict, Verdict, 
     equiv: list[tuple[Any, ...]] = []
     parsed: list[tuple[Any, ...]] = []
     restores = [
-        harness.recording(module, "is_equiv", equiv),
-        harness.recording(module, "parse", parsed),
+        lm_eval_graders.recording(module, "is_equiv", equiv),
+        lm_eval_graders.recording(module, "parse", parsed),
     ]
     try:
         scores = module.process_results(mdoc, [text])

@@ -194,7 +194,7 @@ class NoRows(DatasetError):
     lm-eval 0.4.13 cannot build a task without documents (its constructor renders the first
     one, its evaluator reads the first request). Run alone, such a task stops the run with this
     message; inside a group it is left out and the group reports its other members
-    (``critic.harness.leave_out_empty_members``).
+    (``critic.metrics.leave_out_empty_members``).
     """
 
 

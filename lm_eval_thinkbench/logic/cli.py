@@ -29,7 +29,7 @@ from pathlib import Path
 from lm_eval_thinkbench.datafiles import DatasetError
 from lm_eval_thinkbench.logic.base import LANGS, LEVELS, LOGIC_SET_VERSION
 from lm_eval_thinkbench.logic.gallery import gallery
-from lm_eval_thinkbench.logic.harness.logicgame import write_submission
+from lm_eval_thinkbench.logic.logicgame_files import write_submission
 from lm_eval_thinkbench.logic.sets import (
     FROZEN_SEED,
     ITEMS_PER_CELL,

@@ -12,7 +12,7 @@ A release row (``{en,zh}_dev_10.jsonl``, ``{en,zh}_all_304.jsonl``) has ``qid``,
 * an item is answer-only exactly when its reference has no ``process``, whatever its level
   (level-0 string synthesis asks for a process, level-0 counting does not);
 * a row without ``reference`` (the whole sets) is *unscored*: it is run and exported for a
-  submission (:mod:`lm_eval_thinkbench.logic.harness.logicgame`), and counted, never scored.
+  submission (:mod:`lm_eval_thinkbench.logic.logicgame_files`), and counted, never scored.
 
 :data:`CATEGORIES` maps the 31 categories to this suite's subclasses that cover each in kind.
 """

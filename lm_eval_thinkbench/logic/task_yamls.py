@@ -49,7 +49,7 @@ HEADER = (
     "file.\n"
 )
 
-_TEMPLATE = """custom_dataset: !function lm_eval_thinkbench.logic.harness.data.load_logic
+_TEMPLATE = """custom_dataset: !function lm_eval_thinkbench.logic.data.load_logic
 test_split: test
 output_type: generate_until
 doc_to_text: "{{prompt}}"
@@ -65,8 +65,8 @@ generation_kwargs:
 filter_list:
   - name: thinkbench
     filter:
-      - function: !function lm_eval_thinkbench.logic.harness.filters.LogicFilter
-process_results: !function lm_eval_thinkbench.logic.harness.metrics.process_results
+      - function: !function lm_eval_thinkbench.logic.filters.LogicFilter
+process_results: !function lm_eval_thinkbench.logic.metrics.process_results
 metric_list:
 {metrics}metadata:
   version: 1.0

@@ -1,12 +1,9 @@
-"""Thin lm-eval adapters for the critic tasks: filters, ``process_results``, aggregations.
+"""The critic tasks' ``process_results`` and aggregations, over the records of :mod:`.filters`.
 
-The filter turns each raw response into a verdict record (what was read, and how); lm-eval
-logs it as ``filtered_resps`` next to the untouched response, so every parse failure and every
-truncation is visible per sample. ``process_results`` pairs each record with its doc into a
-scoring *item*; every metric of a task aggregates the same items, so a task's figures are
-computed once, at task level, from per-sample values (ratios such as micro precision or the
-ProcessBench F1 are not means of per-sample numbers). Every repeat (``repeats: n``) is an
-item of its own.
+``process_results`` pairs each record with its doc into a scoring *item*; every metric of a
+task aggregates the same items, so a task's figures are computed once, at task level, from
+per-sample values (ratios such as micro precision or the ProcessBench F1 are not means of
+per-sample numbers). Every repeat (``repeats: n``) is an item of its own.
 
 Items of excluded samples (unusable labels; DeltaBench samples without a true error section)
 carry ``excluded`` and count only in the ``excluded`` and ``unparsed`` shares.
@@ -25,7 +22,8 @@ from typing import Any
 from lm_eval.tasks._factory import TaskFactory
 
 from lm_eval_thinkbench.critic.data import NoRows
-from lm_eval_thinkbench.critic.parse import OFFICIAL, UNPARSED, read_sections, read_step_index
+from lm_eval_thinkbench.critic.filters import TRUNCATED
+from lm_eval_thinkbench.critic.parse import UNPARSED
 from lm_eval_thinkbench.critic.scoring import (
     SectionScore,
     processbench_summary,
@@ -33,12 +31,10 @@ from lm_eval_thinkbench.critic.scoring import (
     summarize_sections,
 )
 from lm_eval_thinkbench.harness import groups, settings
-from lm_eval_thinkbench.harness.records import RecordFilter, records
-from lm_eval_thinkbench.trace import MarkerSet, split_trace
+from lm_eval_thinkbench.harness.records import records
 
 log = logging.getLogger("lm_eval.thinkbench.critic")
 
-TRUNCATED = "truncated"
 NO_TRUTH = "no error sections in the ground truth"
 
 groups.install()
@@ -84,70 +80,6 @@ def leave_out_empty_members() -> None:
 
 
 leave_out_empty_members()
-
-
-# ----- filters -------------------------------------------------------------------------------
-
-
-class ProcessBenchFilter(RecordFilter):
-    def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
-        return processbench_record(raw, self.markers, settings.current().processbench_reading)
-
-
-class DeltaBenchFilter(RecordFilter):
-    def score(self, raw: object, doc: dict[str, Any]) -> dict[str, Any]:
-        return deltabench_record(raw, self.markers, settings.current().deltabench_reading)
-
-
-def processbench_record(
-    raw: object, markers: str | MarkerSet, reading: str = OFFICIAL
-) -> dict[str, Any]:
-    """What a ProcessBench critic answered: ``status`` ok / unparsed / truncated, and the
-    ``reading`` (``official`` / ``tolerant``) that turned its box into a prediction.
-
-    The box is looked for in the answer: all of a reply without reasoning, what follows the
-    reasoning of one with it (the official script reads the whole output, so it also takes a
-    draft box from the reasoning when the answer has none, or from a cut-off critique).
-    """
-    trace = split_trace(raw, markers)
-    if trace.truncated:
-        return {"status": TRUNCATED, "prediction": None, "boxed": None, "reading": reading}
-    verdict = read_step_index(trace.answer, reading)
-    status = "ok" if verdict.index is not None else UNPARSED
-    return {
-        "status": status,
-        "prediction": verdict.index,
-        "boxed": verdict.boxed,
-        "reading": reading,
-    }
-
-
-def deltabench_record(
-    raw: object, markers: str | MarkerSet, reading: str = OFFICIAL
-) -> dict[str, Any]:
-    """What a DeltaBench critic answered: ``status`` error / no_error / unparsed / truncated,
-    and the ``reading`` (``official`` / ``tolerant``) that turned its answer into sections.
-
-    The verdict is read from the answer, as the reference script reads the ``content`` of a
-    chat reply (a reasoning model's thought is not part of it).
-    """
-    trace = split_trace(raw, markers)
-    if trace.truncated:
-        return {
-            "status": TRUNCATED,
-            "format": None,
-            "sections": [],
-            "listed": [],
-            "reading": reading,
-        }
-    verdict = read_sections(trace.answer, reading)
-    return {
-        "status": verdict.status,
-        "format": verdict.format,
-        "sections": list(verdict.sections),
-        "listed": list(verdict.listed),
-        "reading": reading,
-    }
 
 
 # ----- process_results -----------------------------------------------------------------------

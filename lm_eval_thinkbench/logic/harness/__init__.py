@@ -1,1 +1,0 @@
-"""Thin lm-eval adapters for the logic suite (dataset loader, filter, metrics)."""
