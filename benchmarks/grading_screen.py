@@ -145,6 +145,9 @@ def random_expression(rng: random.Random, depth: int = 3) -> str:
             f"{a}^{{{rng.randint(-3, 4)}}}",
             f"{a}^{rng.randint(0, 9)}",
             f"{rng.randint(1, 9)}\\sqrt{{{a}}}",
+            f"{rng.randint(1, 9)}\\sqrt{rng.randint(0, 99)}",  # brace-less shorthand
+            f"\\frac{rng.randint(0, 999)}",
+            f"\\frac{{{a}}}{rng.randint(0, 99)}",
             f"{rng.randint(1, 9)}\\pi",
             f"{a}{b}",  # juxtaposition: mostly refused, and what is read must read right
             f"{a} {b}",
@@ -274,6 +277,7 @@ def random_pairs(rng: random.Random, n: int) -> Iterator[tuple[str, str]]:
         yield text, rng.choice(texts)
         yield text, f"{text} + 0.000001"
         yield text, f"{text} + 0.0001"
+        yield text, f"{text}^\\circ"  # a final degree mark
 
 
 def main() -> None:

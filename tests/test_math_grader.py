@@ -399,11 +399,54 @@ def _witness_installed() -> bool:
     return getattr(math_verify_grader.sympy_symbolic_eq, "numeric_witness", False)
 
 
-def test_grading_workers_run_with_the_numeric_witness() -> None:
+def test_grading_workers_run_with_the_numeric_witness_and_two_stage_parsing() -> None:
     with Grader(deadline=DEADLINE) as g:
         g.start()
         pool, _ = g._pool()
         assert pool.schedule(_witness_installed).result(timeout=30) is True
+        assert pool.schedule(_two_stage_installed).result(timeout=30) is True
+
+
+def _two_stage_installed() -> bool:
+    from latex2sympy2_extended.latex2sympy2 import _Latex2Sympy
+
+    return getattr(_Latex2Sympy.create_parser, "two_stage", False)
+
+
+def test_two_stage_parsing_reads_every_answer_as_ll_parsing_does(monkeypatch) -> None:
+    """SLL first, LL on a syntax error: the same readings, including those only LL parses
+    (``x^2``, ``z_0``: SLL reports an error there), and the same failures for junk
+    (benchmarks/parse_modes.py compares 7,000 pairs of the real traces)."""
+    from antlr4.atn.PredictionMode import PredictionMode
+    from latex2sympy2_extended.latex2sympy2 import _Latex2Sympy
+
+    answers = [
+        "x^2",
+        "z_0",
+        "-7i - 5i^2",
+        r"\frac{\sqrt{ab + a}}{b}",
+        "2, +3",
+        "(3, 4]",
+        "}{",
+        "5 (",
+    ]
+
+    def readings() -> list[str]:
+        out = []
+        for answer in answers:
+            try:
+                out.append(repr(_Latex2Sympy().parse(answer)))
+            except Exception as exc:
+                out.append(type(exc).__name__)
+        return out
+
+    plain = readings()
+    assert plain.count("Exception") == 2  # the junk, in both modes
+    monkeypatch.setattr(_Latex2Sympy, "create_parser", _Latex2Sympy.create_parser)
+    verify_module.install_two_stage_parsing()
+    verify_module.install_two_stage_parsing()  # idempotent: still one wrapper
+    assert _Latex2Sympy().create_parser("1")._interp.predictionMode == PredictionMode.SLL
+    assert readings() == plain
 
 
 def _child_grades(queue) -> None:

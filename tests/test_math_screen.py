@@ -40,6 +40,13 @@ X = screen.POINT["x"]
         (r"3 \pm \sqrt{3}", [3 + SQRT3, 3 - SQRT3]),
         ("2x", [2 * X]),
         ("x^2 - 1", [X * X - 1]),
+        # brace-less shorthand and a final degree mark, read as math-verify reads them
+        (r"\frac43", [Decimal(4) / 3]),
+        (r"\frac 59", [Decimal(5) / 9]),
+        (r"\frac{270}7", [Decimal(270) / 7]),
+        (r"11\sqrt2", [11 * Decimal(2).sqrt()]),
+        (r"145^\circ", [145]),
+        (r"\frac{1}{2}^{\circ}", [0.5]),
     ],
 )
 def test_reads(text: str, values: list | None) -> None:
@@ -76,9 +83,14 @@ def test_reads(text: str, values: list | None) -> None:
         "(5, 3)",
         "[1, 2, 3)",
         "(x, y)",  # intervals of letters may be empty too
-        r"\frac12",
+        r"\frac435",  # 4/35 to math-verify
+        r"\sqrt23",  # sqrt(2) * 3
+        r"\sqrt[3]8",  # nothing
         r"5\%",
-        r"30^\circ",
+        "30°",  # nothing, as a gold
+        r"30 ^ \circ",
+        r"x^\circ",
+        r"(30^\circ)",
         r"5^{5^{5^{5^5}}}",  # an exponent above 1,000
         "10^{50}",  # beyond 10^40
         r"\sqrt{-1}",
@@ -100,6 +112,8 @@ TRICKY = [
     "4^{-1/2}", "(-2)^3", "x^{-1}", "x^0", "x - x", "2x/3", r"\frac{x}{y}", "2^{x+1}",
     r"\pi^2", r"\sqrt{2}^2", "{2}^{3}", r"5 \times 10^{3}", r"1\times10^{-5}", "-0", "007",
     "(x)", "-(x)", r"\frac{-1}{2}", "(-1)/2", "1/(-2)", r"\left[1,2\right]", "(1,2]", "-5,5",
+    r"\frac43", r"\dfrac 59", r"\frac{270}7", r"\frac1{2}", r"11\sqrt2", r"\sqrt2x",
+    r"\frac{\sqrt3}2", r"\frac43^2", "90^\\circ", r"-\frac{1}{2}^{\circ}", r"5, 90^\circ",
 ]  # fmt: skip
 
 

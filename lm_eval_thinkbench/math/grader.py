@@ -148,7 +148,8 @@ class _Tally:
 
 def _init_worker(owner: int | None = None) -> None:
     """Prepare a worker: die at once on SIGTERM, and when ``owner`` (the grader's process, if
-    given: see :meth:`Grader._pool`) ends; import and warm up math-verify.
+    given: see :meth:`Grader._pool`) ends; import math-verify with the numeric witness and
+    two-stage parsing (:mod:`.verify`) and warm it up.
 
     pebble installs a Python-level SIGTERM handler in its workers, and a Python handler cannot
     run while the interpreter is inside one long C call (big-integer power), so pebble would
@@ -162,6 +163,7 @@ def _init_worker(owner: int | None = None) -> None:
     # disabled would only be noise in every worker's log.
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     verify.install_numeric_witness()
+    verify.install_two_stage_parsing()
     verify.warm_up()
 
 

@@ -16,6 +16,13 @@ The grammar is what latex2sympy reads the conventional way, and nothing it reads
 * numbers (at most 30 digits), ``\\pi``, ``\\frac{..}{..}`` (also ``\\dfrac``/``\\tfrac``),
   ``\\sqrt{..}``, ``\\sqrt[n]{..}``, ``+ - * / \\cdot \\times``, powers ``^{..}`` or ``^`` one
   digit or letter, parentheses (``\\left``/``\\right`` too), braces as groups, a leading minus;
+  the brace-less shorthand of one digit per argument (``\\frac43``, ``\\frac 59``,
+  ``\\frac{270}7``, ``11\\sqrt2``; a longer run of digits, ``\\frac435``, is refused: latex2sympy
+  splits it its own way);
+* a degree mark ``^\\circ`` or ``^{\\circ}`` right after a digit or a brace, ending an answer
+  without letters (``90^\\circ``), which math-verify drops (``90^\\circ`` is 90, never
+  ``\\frac{\\pi}{2}``); ``30°`` and ``30 ^ \\circ`` are not read (as a gold, math-verify reads
+  nothing in them);
 * products written without an operator only as a number then radicals, ``\\pi`` and letters
   (``2\\sqrt{3}``, ``3\\pi``, ``2x``); latex2sympy reads ``2(3)`` and ``1\\frac{4}{5}`` as
   mixed numbers (5 and 9/5), and ``1 2`` as 3, so any other juxtaposition is refused;
@@ -71,6 +78,8 @@ POINT = {
     letter: Decimal(index + 2).sqrt(_CONTEXT) + Decimal("0.1234567")
     for index, letter in enumerate("abcdfghjklmnpqrstuvwxyz")
 }
+#: A degree mark ending an answer: math-verify reads ``90^\\circ`` as 90.
+_DEGREES_AT_END_RE = re.compile(r"(?<=[\d}])\^(?:\{\\circ\}|\\circ)$")
 #: Letters that math-verify strips as a unit when they end the answer after a digit, a brace
 #: or a space (``5 m``, ``2c``): its ``units`` normalisation lists them.
 _UNIT_AT_END_RE = re.compile(r"[\d}\s]\s*[cdghlmst]\s*$")
@@ -228,8 +237,7 @@ class _Reader:
             self.take(")" if token == "(" else "}")
             return value
         if token in ("\\frac", "\\dfrac", "\\tfrac"):
-            top = self.group()
-            return _bounded(_CONTEXT.divide(top, self.group()))
+            return self.fraction()
         if token == "\\sqrt":
             index = 2
             if self.peek()[1] == "[":
@@ -240,7 +248,7 @@ class _Reader:
                 index = int(digits)
                 self.at += 1
                 self.take("]")
-            radicand = self.group()
+            radicand = self.group(shorthand=index == 2)  # ``\\sqrt[3]8`` is not read
             if radicand < 0:
                 raise _Unread
             if index == 2:
@@ -248,11 +256,28 @@ class _Reader:
             return _power(radicand, _CONTEXT.divide(Decimal(1), Decimal(index)))
         raise _Unread
 
-    def group(self) -> Decimal:
+    def group(self, shorthand: bool = True) -> Decimal:
+        """``{ expression }``, or (``shorthand``) one digit (``\\sqrt2``, ``\\frac{270}7``)."""
+        kind, token = self.peek()
+        if shorthand and kind == "number" and len(token) == 1:
+            self.at += 1
+            return Decimal(token)
         self.take("{")
         value = self.expression()
         self.take("}")
         return value
+
+    def fraction(self) -> Decimal:
+        """The arguments of ``\\frac``: two groups, or two digits in one number token
+        (``\\frac43``, ``\\frac 59``)."""
+        kind, token = self.peek()
+        if kind == "number" and len(token) == 2 and token.isdigit():
+            self.at += 1
+            top, bottom = Decimal(token[0]), Decimal(token[1])
+        else:
+            top = self.group()
+            bottom = self.group()
+        return _bounded(_CONTEXT.divide(top, bottom))
 
 
 #: Tokens that may follow a number (or each other) as a product without an operator.
@@ -313,12 +338,17 @@ def _read(text: str) -> tuple[Decimal, ...]:
     text = strip_answer(text)
     if not text or len(text) > MAX_SCREEN_CHARS:
         raise _Unread
+    degrees = _DEGREES_AT_END_RE.search(text)
+    if degrees is not None:
+        text = text[: degrees.start()]
     if _THOUSANDS_RE.fullmatch(re.sub(r"\s+", "", text)) or _UNIT_AT_END_RE.search(text):
         raise _Unread
     tokens = _tokens(text)
     if not tokens:
         raise _Unread
     has_letters = any(kind == "letter" for kind, _ in tokens)
+    if degrees is not None and has_letters:
+        raise _Unread  # ``x^\\circ``: left to math-verify
     items = _split_top(tokens, ",")
     if len(items) == 1 and _enclosed(tokens):
         items = _split_top(tokens[1:-1], ",")

@@ -38,6 +38,13 @@ value near zero, a pole, an undefined function, an error) goes on to ``simplify`
 Verdicts are unchanged (checked on 4,600 pairs: MATH-500 answers against each other and
 against perturbed forms, and the answer statements of real R1 traces); the checks take about a
 third of the time.
+
+Most of what remains is parsing: latex2sympy's ANTLR parser predicts with full LL context by
+default, the slowest mode. :func:`install_two_stage_parsing` (also run in every grading worker)
+parses in SLL mode first and again in LL mode only when SLL reports a syntax error, ANTLR's own
+two-stage strategy: its runtime guarantees that an SLL parse that succeeds is the tree LL
+returns, so every reading is the same (``benchmarks/parse_modes.py`` compares them on the
+answers of the real traces), and the checks take a quarter to a third less worker CPU.
 """
 
 from __future__ import annotations
@@ -58,6 +65,7 @@ __all__ = [
     "equivalent",
     "first_equivalent",
     "install_numeric_witness",
+    "install_two_stage_parsing",
     "normalize",
     "parse_candidate",
     "parse_gold",
@@ -329,6 +337,38 @@ def install_numeric_witness() -> None:
 
     if not getattr(grader.sympy_symbolic_eq, "numeric_witness", False):
         grader.sympy_symbolic_eq = with_numeric_witness(grader.sympy_symbolic_eq)
+
+
+def install_two_stage_parsing() -> None:
+    """Have latex2sympy parse in ANTLR's SLL mode first, in its default LL mode only when that
+    fails (see the module docstring); grading workers call it at start. Idempotent.
+
+    An SLL failure is a syntax error latex2sympy's listener raises (any exception): the LL
+    parse then runs on a fresh parser and decides, as it always did."""
+    from antlr4.atn.PredictionMode import PredictionMode
+    from latex2sympy2_extended import latex2sympy2
+
+    converter = getattr(latex2sympy2, "_Latex2Sympy", None)
+    create = getattr(converter, "create_parser", None)
+    if converter is None or create is None or getattr(create, "two_stage", False):
+        return  # installed already, or another latex2sympy layout (parsed as before)
+
+    def create_parser(self: Any, latex_str: str) -> Any:
+        parser = create(self, latex_str)
+        parser._interp.predictionMode = PredictionMode.SLL
+        parse_sll = parser.math
+
+        def math() -> Any:
+            try:
+                return parse_sll()
+            except Exception:
+                return create(self, latex_str).math()
+
+        parser.math = math
+        return parser
+
+    create_parser.two_stage = True  # type: ignore[attr-defined]
+    converter.create_parser = create_parser
 
 
 def warm_up() -> None:
