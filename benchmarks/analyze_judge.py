@@ -132,7 +132,7 @@ def main() -> None:
         env = {**os.environ, "PYTHONPATH": str(REPO), "TQDM_DISABLE": "1", "HF_HUB_OFFLINE": "1"}
         with FakeOpenAIServer(work / "judge", JUDGE_RULES, extra_args=SERVER_ARGS) as server:
             ours = [
-                sys.executable, "-m", "lm_eval_thinkbench.analyze.cli", "analyze",
+                sys.executable, "-m", "lm_eval_thinkbench.thinkbench", "analyze",
                 str(work / "es"), "--no-progress",
                 *(["--tokenizer", args.our_tokenizer] if args.our_tokenizer else []),
             ]  # fmt: skip

@@ -263,7 +263,8 @@ def test_a_sample_without_any_gold_asks_for_the_gold_file(tmp_path):
 
 
 def test_cli_takes_a_gold_file_and_auto_markers(tmp_path):
-    from lm_eval_thinkbench.analyze.cli import build_parser, options_from_args
+    from lm_eval_thinkbench.analyze.subcommand import options_from_args
+    from lm_eval_thinkbench.thinkbench import build_parser
 
     args = build_parser().parse_args(["analyze", "x.jsonl", "--gold", str(MATH500)])
     parsed = options_from_args(args)

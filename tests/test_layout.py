@@ -5,6 +5,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import lm_eval_thinkbench
 
 PACKAGE = Path(lm_eval_thinkbench.__file__).parent
@@ -93,3 +95,28 @@ def test_the_old_scoring_path_still_imports():
     assert efficiency.score_response is score.score_response
     assert efficiency.SampleRecord is score.SampleRecord
     assert efficiency.ScoringConfig is reading.ScoringConfig
+
+
+def test_analyze_knows_no_other_tool():
+    """``thinkbench``'s subcommands meet in ``lm_eval_thinkbench.thinkbench``, not in analyze."""
+    others = {
+        f"{path.relative_to(PACKAGE)} -> {module}"
+        for path in sorted((PACKAGE / "analyze").glob("**/*.py"))
+        for module in _imports(path)
+        if _layer(module) in {"board", "compare"}
+    }
+    assert not others
+
+
+def test_the_old_thinkbench_entry_point_runs_every_subcommand(capsys):
+    """Console scripts installed before the dispatcher call ``analyze.cli:main``."""
+    from lm_eval_thinkbench.analyze import cli
+    from lm_eval_thinkbench.thinkbench import build_parser
+
+    commands = next(a for a in build_parser()._actions if a.dest == "command")
+    assert set(commands.choices) == {"analyze", "compare", "leaderboard"}
+    for command in commands.choices:
+        with pytest.raises(SystemExit) as exit:
+            cli.main([command, "--help"])
+        assert exit.value.code == 0
+        assert capsys.readouterr().out.startswith(f"usage: thinkbench {command}")

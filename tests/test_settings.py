@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions
-from lm_eval_thinkbench.analyze.cli import build_parser, options_from_args
+from lm_eval_thinkbench.analyze.subcommand import options_from_args
 from lm_eval_thinkbench.efficiency import ScoringConfig
 from lm_eval_thinkbench.harness import settings as harness_settings
 from lm_eval_thinkbench.judge.settings import JudgeSettings
 from lm_eval_thinkbench.options import default_of, option, options
 from lm_eval_thinkbench.settings import Settings
+from lm_eval_thinkbench.thinkbench import build_parser
 from lm_eval_thinkbench.trace import MarkerSet
 
 ROOT = Path(__file__).resolve().parents[1]

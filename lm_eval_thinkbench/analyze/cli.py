@@ -1,121 +1,15 @@
-"""``thinkbench analyze RUN [RUN ...]``: think-efficiency reports from existing logs.
+"""The ``thinkbench`` command under its old path.
 
-A thin shell over :func:`lm_eval_thinkbench.analyze.api.analyze`: parse the options (generated
-from the fields of ``AnalyzeOptions`` and ``JudgeSettings``), run, print where the reports are
-and what the judge cost. Input problems (an unknown format, a missing
-field) end the command with one line naming the file, exit status 2.
+Console scripts installed before ``lm_eval_thinkbench.thinkbench`` existed call ``main`` here, as
+does ``python -m lm_eval_thinkbench.analyze.cli``; the ``analyze`` subcommand itself is
+``analyze.subcommand``.
 """
 
-from __future__ import annotations
-
-import argparse
-import logging
 import sys
-from collections.abc import Sequence
-from dataclasses import replace
 
-from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
-from lm_eval_thinkbench.analyze.samples import InputFormatError
-from lm_eval_thinkbench.board import cli as board_cli
-from lm_eval_thinkbench.compare import cli as compare_cli
-from lm_eval_thinkbench.judge.cache import CACHE_ENV
-from lm_eval_thinkbench.judge.settings import API_KEY_ENV, BASE_URL_ENV, MODEL_ENV, JudgeSettings
-from lm_eval_thinkbench.options import add_arguments, from_args
+from lm_eval_thinkbench.thinkbench import main
 
-DESCRIPTION = """\
-Think-efficiency reports from logs you already have: lm-eval --log_samples output
-(thinkbench_math500, hendrycks_math500, minerva_math500, aime24, aime25, ...; other tasks in
-the folder are left out and named), EvalScope math_500 reviews/predictions, Qwen2.5-Math /
-SkyThought evaluation outputs (idx, question, gt, code, pred, score), or a plain JSONL (id,
-problem, gold, response | reasoning + answer, optional level). Several runs are compared in
-one table and one figure.
-
-Metrics per subset (MATH level) and overall, each with a 95% bootstrap interval: accuracy,
-reasoning / first-correct / reflection tokens, token efficiency, thought switches, truncated
-rate, outcome efficiency, underthinking, solution rounds, redundant sections. Definitions and
-the differences from EvalScope's ThinkBench: README.md, section "thinkbench analyze".
-"""
-
-EPILOG = f"""\
-judge endpoint: --judge-base-url or ${BASE_URL_ENV} (else $OPENAI_BASE_URL); model:
---judge-model or ${MODEL_ENV}; API key: ${API_KEY_ENV} (else $OPENAI_API_KEY), read from the
-environment only and never written anywhere. Judge cache: --judge-cache, else ${CACHE_ENV},
-else ~/.cache/thinkbench/judge.
-
-examples:
-  thinkbench analyze out/r1                               # rule locator, offline
-  thinkbench analyze r1=out/r1 qwq=out/qwq -o report      # two models side by side
-  thinkbench analyze out/r1 --locator both --judge-model qwen-max \\
-      --judge-base-url http://127.0.0.1:8000/v1 --sample 50
-"""
-
-
-#: The sections of ``--help``: each setting names its own (``options.Option.group``).
-GROUPS = {
-    "measured": "what is measured",
-    "samples": "which samples",
-    "intervals": "intervals",
-    "judge": "judge (for --locator judge/both and --split llm)",
-    "output": "output and speed",
-}
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="thinkbench", description="lm-eval-thinkbench tools")
-    commands = parser.add_subparsers(dest="command", required=True)
-    p = commands.add_parser(
-        "analyze",
-        help="think-efficiency reports from existing logs",
-        description=DESCRIPTION,
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    groups = {key: p.add_argument_group(title) for key, title in GROUPS.items()}
-    add_arguments(p, AnalyzeOptions, groups, nested={"judge": (JudgeSettings, "judge_")})
-    compare_cli.register(commands)
-    board_cli.register(commands)
-    return parser
-
-
-def options_from_args(args: argparse.Namespace) -> AnalyzeOptions:
-    """The options the parsed ``args`` set, with the judge when the run needs one."""
-    options = AnalyzeOptions(**from_args(AnalyzeOptions, args))
-    if not options.needs_judge:
-        return options
-    return replace(
-        options, judge=JudgeSettings.from_env(**from_args(JudgeSettings, args, "judge_"))
-    )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    if args.command != "analyze":  # the other subcommands run themselves
-        return int(args.run(args))
-    try:
-        options = options_from_args(args)
-        result = analyze(options)
-    except (InputFormatError, ValueError) as exc:
-        print(f"thinkbench analyze: {exc}", file=sys.stderr)
-        return 2
-    scored = len(result.scored)
-    dropped = sum(result.dropped.values())
-    errors = sum(1 for s in result.scored if s.record.locator_error is not None)
-    left = sum(s.samples for s in result.skipped)
-    print(
-        f"analysed {scored} samples ({dropped} dropped by --max-tokens, {errors} judge errors"
-        + (f"; {left} samples of tasks that are not math left out" if left else "")
-        + ")"
-    )
-    if result.judge_stats is not None:
-        st = result.judge_stats
-        print(
-            f"judge: {st.completed} calls completed, {st.cache_hits} from cache, "
-            f"{st.retries} retries, {st.failures} failed, {st.prompt_tokens:,} prompt tokens"
-        )
-    print(f"reports in {options.output}: " + ", ".join(p.name for p in result.files))
-    return 0
-
+__all__ = ["main"]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,5 +1,5 @@
 """``thinkbench leaderboard RUN [RUN ...] -o board/``: registered on the ``thinkbench`` command
-by ``analyze/cli.py``."""
+by ``lm_eval_thinkbench.thinkbench``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """``thinkbench compare RUN [RUN ...]``: our verdicts beside the standard harness graders'.
 
-Registered on the ``thinkbench`` command by ``analyze/cli.py``; reads runs as ``thinkbench
-analyze`` does (any of its formats, ``NAME=PATH`` labels).
+Registered on the ``thinkbench`` command by ``lm_eval_thinkbench.thinkbench``; reads runs as
+``thinkbench analyze`` does (any of its formats, ``NAME=PATH`` labels).
 """
 
 from __future__ import annotations

@@ -1,1 +1,2 @@
-"""Thin lm-eval adapters (dataset loader, filter, metrics) over the pure core."""
+"""The lm-eval glue every suite uses: run settings from ``--metadata``, the record filter base,
+and exact group pooling driven by the group YAMLs' metadata. It knows no suite."""
