@@ -22,10 +22,10 @@ import gc
 import multiprocessing
 import os
 from collections import Counter, defaultdict
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 from tqdm import tqdm
 
@@ -56,7 +56,6 @@ if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judg
 #: Below this many samples, forking workers costs more than it saves.
 MIN_SAMPLES_PER_WORKER = 32
 
-T = TypeVar("T")
 Steps = list[Span] | LocatorError
 Located = FirstCorrect | LocatorError
 
@@ -141,10 +140,16 @@ def score_samples(
     workers = min(options.workers, max(1, len(samples) // MIN_SAMPLES_PER_WORKER))
     markers = run_markers(samples, options.config.markers)
     pool = _start_pool(options, workers) if workers > 1 else None
+    dropped: Counter[tuple[str, str]] = Counter()
     try:
-        runner = judge() if options.config.needs_judge and judge is not None else None
-        jobs, dropped = _prepare(samples, markers, options, runner)
-        scored = _score(jobs, options, pool, runner, progress)
+        if judge is None or not options.config.needs_judge:
+            jobs = _local_jobs(samples, markers, options, dropped)
+            scored = _score_local(jobs, options, pool, progress)
+        else:
+            runner = judge()
+            kept = _kept(samples, markers, options, dropped)
+            asks = [_ask_judge(s, m, thought, options, runner.client) for s, m, thought in kept]
+            scored = _score_judged(asks, options, pool, runner, progress)
     finally:
         if pool is not None:  # every result is in: the workers stop while the report is made
             pool.shutdown(wait=False, cancel_futures=True)
@@ -166,75 +171,64 @@ def run_markers(
     }
 
 
-def _prepare(
+def _local_jobs(
     samples: Sequence[Sample],
     markers: Mapping[tuple[str, str], MarkerSet],
     options: ScoreOptions,
-    runner: JudgeRunner | None,
-) -> tuple[list[_Job] | list[Coroutine[None, None, _Job]], Counter[tuple[str, str]]]:
-    """Split every response and apply the length filter: the jobs, or with a judge the
-    coroutines that ask it and then make the jobs (not started yet).
+    dropped: Counter[tuple[str, str]],
+) -> list[_Job]:
+    """The jobs when no judge is asked. With no length filter nothing is split here: the
+    workers do it; with one, the kept samples' steps come along."""
+    if options.config.max_tokens is None:
+        return [_Job(s, markers[s.model, s.task], None, None) for s in samples]
+    kept = _kept(samples, markers, options, dropped)
+    return [_Job(s, m, options.config.split_steps(thought), None) for s, m, thought in kept]
 
-    With no judge and no length filter, nothing is split here: the workers do it.
-    """
-    dropped: Counter[tuple[str, str]] = Counter()
-    if options.config.max_tokens is None and runner is None:
-        return [_Job(s, markers[s.model, s.task], None, None) for s in samples], dropped
-    jobs: list[_Job] = []
-    asks: list[Coroutine[None, None, _Job]] = []
+
+def _kept(
+    samples: Sequence[Sample],
+    markers: Mapping[tuple[str, str], MarkerSet],
+    options: ScoreOptions,
+    dropped: Counter[tuple[str, str]],
+) -> Iterator[tuple[Sample, MarkerSet, str]]:
+    """Each sample the length filter keeps, with its run's markers and its thought (the text
+    the steps are split from); the others are counted in ``dropped``."""
+    limit = options.config.max_tokens
     for sample in samples:
         marker_set = markers[sample.model, sample.task]
         trace = split_trace(sample.response, marker_set)
-        if options.config.max_tokens is not None:
+        if limit is not None:
             counter = options.counter(sample.model)
-            if (
-                counter.count(trace.reasoning) + counter.count(trace.answer)
-                > options.config.max_tokens
-            ):
+            if counter.count(trace.reasoning) + counter.count(trace.answer) > limit:
                 dropped[sample.model, sample.subset] += 1
                 continue
-        if runner is None:
-            jobs.append(_Job(sample, marker_set, options.config.split_steps(trace.thought), None))
-        else:
-            asks.append(_ask_judge(sample, marker_set, trace.thought, options, runner.client))
-    return (asks if runner is not None else jobs), dropped
+        yield sample, marker_set, trace.thought
 
 
-def _score(
-    jobs: list[_Job] | list[Coroutine[None, None, _Job]],
+def _score_local(
+    jobs: list[_Job], options: ScoreOptions, pool: ProcessPoolExecutor | None, progress: bool
+) -> list[Scored]:
+    """Score the jobs in the workers, or here in order."""
+    with _bar(len(jobs), progress) as bar:
+        if pool is None:
+            return _here(jobs, options, bar)
+        return _collect([pool.submit(score_job, job, options) for job in jobs], bar)
+
+
+def _score_judged(
+    asks: list[Coroutine[None, None, _Job]],
     options: ScoreOptions,
     pool: ProcessPoolExecutor | None,
-    runner: JudgeRunner | None,
+    runner: JudgeRunner,
     progress: bool,
 ) -> list[Scored]:
-    """Score each job as soon as it is ready: in a worker when there is a pool (a judged job
-    goes there from the judge's loop the moment its answers are in), else here, in order."""
-    bar = tqdm(total=len(jobs), desc="thinkbench analyze", unit="sample", disable=not progress)
-    try:
+    """Start every sample's judge calls at once; score each job as soon as its answers are in:
+    in a worker (handed over from the judge's loop), or here in order."""
+    with _bar(len(asks), progress) as bar:
         if pool is None:
-            asked = [job if isinstance(job, _Job) else _run(runner, job) for job in jobs]
-            results = []
-            for job in asked:
-                results.append(score_job(job if isinstance(job, _Job) else job.result(), options))
-                bar.update(1)
-            return results
-        outputs = [
-            pool.submit(score_job, job, options)
-            if isinstance(job, _Job)
-            else _run(runner, _in_pool(job, pool, options))
-            for job in jobs
-        ]
-        for done in as_completed(outputs):
-            done.result()
-            bar.update(1)
-        return [f.result() for f in outputs]
-    finally:
-        bar.close()
-
-
-def _run(runner: JudgeRunner | None, coroutine: Coroutine[None, None, T]) -> Future[T]:
-    assert runner is not None  # only a judge's jobs are coroutines
-    return runner.run(coroutine)
+            asked = [runner.run(ask) for ask in asks]
+            return _here((future.result() for future in asked), options, bar)
+        return _collect([runner.run(_in_pool(ask, pool, options)) for ask in asks], bar)
 
 
 async def _in_pool(
@@ -242,6 +236,26 @@ async def _in_pool(
 ) -> Scored:
     """Score ``job`` in a worker once its judge answers are in."""
     return await asyncio.wrap_future(pool.submit(score_job, await job, options))
+
+
+def _bar(total: int, progress: bool) -> tqdm:
+    return tqdm(total=total, desc="thinkbench analyze", unit="sample", disable=not progress)
+
+
+def _here(jobs: Iterable[_Job], options: ScoreOptions, bar: tqdm) -> list[Scored]:
+    results = []
+    for job in jobs:
+        results.append(score_job(job, options))
+        bar.update(1)
+    return results
+
+
+def _collect(futures: list[Future[Scored]], bar: tqdm) -> list[Scored]:
+    """The results in input order, the bar moving as each one is in."""
+    for done in as_completed(futures):
+        done.result()
+        bar.update(1)
+    return [f.result() for f in futures]
 
 
 def score_job(job: _Job, options: ScoreOptions) -> Scored:
