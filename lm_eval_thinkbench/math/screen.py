@@ -19,10 +19,10 @@ The grammar is what latex2sympy reads the conventional way, and nothing it reads
   the brace-less shorthand of one digit per argument (``\\frac43``, ``\\frac 59``,
   ``\\frac{270}7``, ``11\\sqrt2``; a longer run of digits, ``\\frac435``, is refused: latex2sympy
   splits it its own way);
-* a degree mark ``^\\circ`` or ``^{\\circ}`` right after a digit or a brace, ending an answer
-  without letters (``90^\\circ``), which math-verify drops (``90^\\circ`` is 90, never
-  ``\\frac{\\pi}{2}``); ``30°`` and ``30 ^ \\circ`` are not read (as a gold, math-verify reads
-  nothing in them);
+* a degree mark ``^\\circ`` or ``^{\\circ}`` right after a digit or a group's brace, ending
+  one value without letters (not a list, ``\\pm`` or set), which math-verify drops
+  (``90^\\circ`` is 90, never ``\\frac{\\pi}{2}``); ``30°`` and ``30 ^ \\circ`` are not read
+  (as a gold, math-verify reads nothing in them);
 * products written without an operator only as a number then radicals, ``\\pi`` and letters
   (``2\\sqrt{3}``, ``3\\pi``, ``2x``); latex2sympy reads ``2(3)`` and ``1\\frac{4}{5}`` as
   mixed numbers (5 and 9/5), and ``1 2`` as 3, so any other juxtaposition is refused;
@@ -79,7 +79,7 @@ POINT = {
     for index, letter in enumerate("abcdfghjklmnpqrstuvwxyz")
 }
 #: A degree mark ending an answer: math-verify reads ``90^\\circ`` as 90.
-_DEGREES_AT_END_RE = re.compile(r"(?<=[\d}])\^(?:\{\\circ\}|\\circ)$")
+_DEGREES_AT_END_RE = re.compile(r"(?:(?<=\d)|(?<=[^\\]\}))\^(?:\{\\circ\}|\\circ)$")
 #: Letters that math-verify strips as a unit when they end the answer after a digit, a brace
 #: or a space (``5 m``, ``2c``): its ``units`` normalisation lists them.
 _UNIT_AT_END_RE = re.compile(r"[\d}\s]\s*[cdghlmst]\s*$")
@@ -347,8 +347,8 @@ def _read(text: str) -> tuple[Decimal, ...]:
     if not tokens:
         raise _Unread
     has_letters = any(kind == "letter" for kind, _ in tokens)
-    if degrees is not None and has_letters:
-        raise _Unread  # ``x^\\circ``: left to math-verify
+    if degrees is not None and (has_letters or any(t[1] in (",", "\\pm") for t in tokens)):
+        raise _Unread  # ``x^\\circ``, ``\\{1, 2\\}^\\circ``: left to math-verify
     items = _split_top(tokens, ",")
     if len(items) == 1 and _enclosed(tokens):
         items = _split_top(tokens[1:-1], ",")
