@@ -7,7 +7,7 @@ import re
 import pytest
 
 from lm_eval_thinkbench.locate.judge import first_correct_prompt, quote_step, read_first_correct
-from lm_eval_thinkbench.locate.rule import FirstCorrect, LocatorError
+from lm_eval_thinkbench.locate.rule import FirstCorrect, LocatorFailure
 from lm_eval_thinkbench.locate.split import read_split, split_prompt
 from lm_eval_thinkbench.math.screen import surely_different
 from lm_eval_thinkbench.steps import Span, align_steps, split_separator
@@ -51,7 +51,7 @@ def test_verdicts_are_read(reply, step):
 )
 def test_unusable_verdicts_are_errors(reply, error):
     found = read_first_correct(reply, REASONING, STEPS)
-    assert isinstance(found, LocatorError)
+    assert isinstance(found, LocatorFailure)
     assert re.search(error, found.message)
 
 

@@ -33,7 +33,7 @@ from lm_eval_thinkbench.analyze.samples import Sample
 from lm_eval_thinkbench.lifetime import die_with_parent
 from lm_eval_thinkbench.locate.rule import (
     FirstCorrect,
-    LocatorError,
+    LocatorFailure,
     find_statements,
     locate_first_correct,
 )
@@ -56,8 +56,8 @@ if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judg
 #: Below this many samples, forking workers costs more than it saves.
 MIN_SAMPLES_PER_WORKER = 32
 
-Steps = list[Span] | LocatorError
-Located = FirstCorrect | LocatorError
+Steps = list[Span] | LocatorFailure
+Located = FirstCorrect | LocatorFailure
 
 
 @dataclass(frozen=True)
@@ -290,7 +290,7 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
     if options.config.locator in ("rule", "both"):
         rule_located: Located = (
             steps
-            if isinstance(steps, LocatorError)
+            if isinstance(steps, LocatorFailure)
             else locate_first_correct(
                 reasoning,
                 spans,
@@ -361,7 +361,7 @@ async def _ask_judge(
     sample: Sample, markers: MarkerSet, reasoning: str, options: ScoreOptions, judge: JudgeClient
 ) -> _Job:
     """The job of one sample once the judge has answered: its ``llm`` split, then its
-    first-correct question (each a judge failure recorded as a ``LocatorError``)."""
+    first-correct question (each a judge failure recorded as a ``LocatorFailure``)."""
     steps = await _steps(sample, reasoning, options, judge)
     judged = await _judge_located(sample, reasoning, steps, options, judge)
     return _Job(sample, markers, steps, judged)
@@ -379,7 +379,7 @@ async def _steps(
 
     reply = await judge.complete(split_prompt(sample.problem, reasoning))
     if reply.content is None:
-        return LocatorError(f"judge split failed: {reply.error}")
+        return LocatorFailure(f"judge split failed: {reply.error}")
     return read_split(reply.content, reasoning)
 
 
@@ -389,7 +389,7 @@ async def _judge_located(
     """The judge's first-correct answer; None when no judge is asked."""
     if options.config.locator == "rule":
         return None
-    if isinstance(steps, LocatorError):
+    if isinstance(steps, LocatorFailure):
         return steps
     if not steps:  # nothing to read: the reasoning never reaches any answer
         return FirstCorrect(None, None, None, None, 0, 0)
@@ -399,5 +399,5 @@ async def _judge_located(
         first_correct_prompt(sample.problem, sample.gold, reasoning, steps)
     )
     if reply.content is None:
-        return LocatorError(f"judge call failed: {reply.error}")
+        return LocatorFailure(f"judge call failed: {reply.error}")
     return read_first_correct(reply.content, reasoning, steps)

@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 
 from lm_eval_thinkbench.judge.prompts import FIRST_CORRECT
-from lm_eval_thinkbench.locate.rule import FirstCorrect, LocatorError
+from lm_eval_thinkbench.locate.rule import FirstCorrect, LocatorFailure
 from lm_eval_thinkbench.math.extract import last_boxed
 from lm_eval_thinkbench.steps import Span
 
@@ -34,7 +34,7 @@ def first_correct_prompt(problem: str, answer: str, reasoning: str, steps: Seque
 
 def read_first_correct(
     reply: str, reasoning: str, steps: Sequence[Span]
-) -> FirstCorrect | LocatorError:
+) -> FirstCorrect | LocatorFailure:
     """The judge's verdict as a :class:`FirstCorrect`, or why it cannot be used.
 
     The verdict is the integer in the last ``\\boxed{}`` after the judge's own reasoning
@@ -44,19 +44,19 @@ def read_first_correct(
     verdict = _THINK_END.split(reply)[-1]
     boxed = last_boxed(verdict)
     if boxed is None:
-        return LocatorError(f"judge reply has no \\boxed{{}} index: {_excerpt(verdict)}")
+        return LocatorFailure(f"judge reply has no \\boxed{{}} index: {_excerpt(verdict)}")
     numbers = _INDEX.findall(boxed)
     if len(numbers) != 1:
-        return LocatorError(f"judge reply \\boxed{{{_excerpt(boxed)}}} is not one index")
+        return LocatorFailure(f"judge reply \\boxed{{{_excerpt(boxed)}}} is not one index")
     if len(numbers[0].lstrip("-0")) > 9:  # no such step; int() refuses over 4,300 digits
-        return LocatorError(
+        return LocatorFailure(
             f"judge index {_excerpt(numbers[0])} is outside steps 0..{len(steps) - 1}"
         )
     index = int(numbers[0])
     if index == -1:
         return FirstCorrect(None, None, None, None, 0, 0)
     if not 0 <= index < len(steps):
-        return LocatorError(f"judge index {index} is outside steps 0..{len(steps) - 1}")
+        return LocatorFailure(f"judge index {index} is outside steps 0..{len(steps) - 1}")
     span = steps[index]
     return FirstCorrect(
         step_index=index,

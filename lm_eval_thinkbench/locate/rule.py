@@ -65,8 +65,10 @@ class Statement:
 
 
 @dataclass(frozen=True)
-class LocatorError:
-    """The locator could not say where the answer was first reached, and why."""
+class LocatorFailure:
+    """The locator could not say where the answer was first reached, and why: a value the
+    locators return (the sample is still scored; its record carries ``locator_error``), never
+    raised."""
 
     message: str
 

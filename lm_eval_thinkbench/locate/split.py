@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from lm_eval_thinkbench.judge.prompts import SPLIT
-from lm_eval_thinkbench.locate.rule import LocatorError
+from lm_eval_thinkbench.locate.rule import LocatorFailure
 from lm_eval_thinkbench.steps import Span, align_steps
 
 _STEP = re.compile(r"<step>(.*?)</step>", re.DOTALL)
@@ -22,12 +22,12 @@ def split_prompt(problem: str, reasoning: str) -> str:
     return SPLIT.format(problem=problem.strip(), reasoning=reasoning)
 
 
-def read_split(reply: str, reasoning: str) -> list[Span] | LocatorError:
+def read_split(reply: str, reasoning: str) -> list[Span] | LocatorFailure:
     """The steps of ``reasoning`` named by the judge's rewrite, or why it was rejected."""
     pieces = _STEP.findall(_THINK_END.split(reply)[-1])
     if not pieces:
-        return LocatorError("judge split reply has no <step> blocks")
+        return LocatorFailure("judge split reply has no <step> blocks")
     spans = align_steps(reasoning, pieces)
     if spans is None:
-        return LocatorError("judge split rejected: the rewrite changed the reasoning's text")
+        return LocatorFailure("judge split rejected: the rewrite changed the reasoning's text")
     return spans

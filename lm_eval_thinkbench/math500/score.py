@@ -36,7 +36,7 @@ Definitions (tokens are counted on the model's own text, see ``tokens.py``):
 
 The first-correct figures are reported for correctly answered samples (EvalScope's coverage);
 a record of a wrong answer still carries them when the reasoning reached the gold and moved
-away. When the locator failed (``LocatorError``: a judge call that never succeeded, a rewrite
+away. When the locator failed (``LocatorFailure``: a judge call that never succeeded, a rewrite
 that changed the text), every figure that depends on the first-correct position is None and
 the record says why in ``locator_error``; the others stand.
 """
@@ -50,7 +50,7 @@ from typing import Any
 from lm_eval_thinkbench import METRICS_VERSION
 from lm_eval_thinkbench.locate.rule import (
     FirstCorrect,
-    LocatorError,
+    LocatorFailure,
     Statement,
     find_statements,
     locate_first_correct,
@@ -118,7 +118,7 @@ class Graded:
 
 #: Where the first-correct position comes from: ``(reasoning, steps, gold, statements)`` ->
 #: result. The rule locator is the default; a judge's answer can be passed in the same shape.
-Locate = Callable[[str, Sequence[Span], str, Sequence[Statement]], "FirstCorrect | LocatorError"]
+Locate = Callable[[str, Sequence[Span], str, Sequence[Statement]], "FirstCorrect | LocatorFailure"]
 
 
 def score_response(
@@ -143,7 +143,7 @@ def score_response(
     steps = config.split_steps(reasoning)
     statements = find_statements(reasoning)
     if locate is None:
-        located: FirstCorrect | LocatorError = locate_first_correct(
+        located: FirstCorrect | LocatorFailure = locate_first_correct(
             reasoning, steps, gold, grader, problem=problem, answer=graded.trace.answer
         )
     else:
@@ -164,7 +164,7 @@ def grade_response(raw: object, gold: str, config: ScoringConfig, grader: Grader
 def score_graded(
     graded: Graded,
     steps: Sequence[Span],
-    located: FirstCorrect | LocatorError,
+    located: FirstCorrect | LocatorFailure,
     config: ScoringConfig,
     counter: TokenCounter,
     *,
@@ -183,7 +183,7 @@ def score_graded(
     correct = graded.correct
     if statements is None:
         statements = find_statements(reasoning)
-    char_end = None if isinstance(located, LocatorError) else located.char_end
+    char_end = None if isinstance(located, LocatorFailure) else located.char_end
     if char_end is None:
         reasoning_tokens, reached_tokens = counter.count(reasoning), None
     else:
@@ -211,7 +211,7 @@ def score_graded(
         "locator": locator,
     }
 
-    if isinstance(located, LocatorError):
+    if isinstance(located, LocatorFailure):
         return SampleRecord(
             **common,
             first_correct_step=None,
