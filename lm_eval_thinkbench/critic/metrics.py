@@ -25,6 +25,7 @@ from lm_eval_thinkbench.critic.data import NoRows
 from lm_eval_thinkbench.critic.filters import TRUNCATED
 from lm_eval_thinkbench.critic.parse import UNPARSED
 from lm_eval_thinkbench.critic.scoring import (
+    SECTION_FIGURES,
     SectionScore,
     processbench_summary,
     score_sections,
@@ -86,12 +87,7 @@ leave_out_empty_members()
 
 PROCESSBENCH_METRICS = ("error_acc", "correct_acc", "f1", "unparsed", "excluded")
 DELTABENCH_METRICS = (
-    "f1_macro",
-    "precision_macro",
-    "recall_macro",
-    "f1_micro",
-    "precision_micro",
-    "recall_micro",
+    *SECTION_FIGURES,
     "flagged_sections",
     "true_sections",
     "unparsed",

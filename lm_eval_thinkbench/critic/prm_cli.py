@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from lm_eval_thinkbench.critic import data, prm
+from lm_eval_thinkbench.critic.scoring import SECTION_FIGURES
 from lm_eval_thinkbench.datafiles import DatasetError
 
 DESCRIPTION = """\
@@ -123,15 +124,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _deltabench_table(result: dict[str, Any], ks: list[int]) -> str:
-    cols = [
-        "f1_macro",
-        "precision_macro",
-        "recall_macro",
-        "f1_micro",
-        "precision_micro",
-        "recall_micro",
-        *(f"hit@{k}" for k in ks),
-    ]
+    cols = [*SECTION_FIGURES, *(f"hit@{k}" for k in ks)]
     rows = [("overall", result["overall"]), *result["domains"].items()]
     return _table(["domain", *cols, "scored", "excluded", "missing_scores"], rows)
 

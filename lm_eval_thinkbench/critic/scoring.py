@@ -58,6 +58,9 @@ def score_sections(
 
 MACRO = ("precision_macro", "recall_macro", "f1_macro")
 MICRO = ("precision_micro", "recall_micro", "f1_micro")
+#: The section figures in DeltaBench's reporting order (F1 first), for tables and metric lists.
+SECTION_FIGURES = ("f1_macro", "precision_macro", "recall_macro", "f1_micro", "precision_micro",
+                   "recall_micro")  # fmt: skip
 
 
 def summarize_sections(scores: Sequence[SectionScore]) -> dict[str, float]:
