@@ -12,8 +12,8 @@ one's text work runs while the other waits for the grading worker), so that is l
 sum of the documents' own latencies, which are printed too (median, p95, max: from the start
 of a document's scoring to the end of its ``process_results``, waits for the other thread
 included; the worst case is bounded by the grading deadline). Also printed: the CPU time of
-this process (the grading worker's runs beside it). ``--threads 1`` scores one document at a
-time, as before the overlap.
+this process and of the grading worker beside it (on a busy machine the wall times say little,
+the CPU times more). ``--threads 1`` scores one document at a time, as before the overlap.
 
     python benchmarks/harness_overhead.py [--source sim|real|both] [--n 500] [--tokens 4000]
                                           [--threads 2]
@@ -67,20 +67,36 @@ def real_responses(docs: list[dict[str, Any]], n: int) -> tuple[list[dict], list
     return [docs[r["idx"]] for r in rows], [r["code"][0] for r in rows]
 
 
+def children_cpu() -> float:
+    """CPU seconds used so far by this process's live children (the grading worker; Linux
+    ``/proc``, 0 elsewhere): a worker that is never waited for is not in ``os.times()``."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    for children in Path(f"/proc/{os.getpid()}/task").glob("*/children"):
+        for pid in children.read_text().split():
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
 def measure(name: str, docs: list[dict], responses: list[str], threads: int) -> None:
     counter = get_counter(None)
     mean_tokens = statistics.fmean(counter.count(r) for r in responses)
     filt = TimedFilter(threads)
-    t, cpu = time.perf_counter(), time.process_time()
+    t, cpu, worker = time.perf_counter(), time.process_time(), children_cpu()
     filt.apply([[r] for r in responses], docs)
     total, cpu = time.perf_counter() - t, time.process_time() - cpu
+    worker = children_cpu() - worker
     per_doc = filt.per_doc
     q = statistics.quantiles(per_doc, n=20)
     print(f"[{name}] documents {len(docs)} (mean response {mean_tokens:,.0f} tokens)")
     print(
         f"[{name}] amortised {total / len(docs) * 1000:.1f} ms/doc "
         f"(filter call {total:.2f} s with detection, {threads} thread(s); "
-        f"this process's CPU {cpu:.2f} s)"
+        f"CPU: this process {cpu:.2f} s, the grading worker {worker:.2f} s)"
     )
     print(
         f"[{name}] per-document latency median {statistics.median(per_doc):.1f} ms, "
