@@ -13,7 +13,7 @@ tokenizer here, and the metrics must not depend on a server's counts anyway. ``m
 ``stop`` are ignored so the ground truth stays intact; the ``truncated`` scenario stands in for
 the token limit and is reported with ``finish_reason: "length"``.
 
-Kept apart from the server so that a scripted test server imports nothing of the project.
+Kept apart from the server so that a scripted test server loads none of it (nor the data stack).
 """
 
 from __future__ import annotations
