@@ -20,8 +20,10 @@ from pathlib import Path
 from lm_eval_thinkbench.analyze.aggregate import OVERALL
 from lm_eval_thinkbench.analyze.samples import parse_level
 from lm_eval_thinkbench.board.collect import Figure
+from lm_eval_thinkbench.math500.table import ACCURACY as ACCURACY_METRIC
 
-ACCURACY = ("exact_match", "accuracy")
+#: Accuracy under its lm-eval key (ours and the standard math tasks') and its report name.
+ACCURACY = (ACCURACY_METRIC.key, ACCURACY_METRIC.name)
 TOKENS = "reasoning_tokens"
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
            "#e377c2", "#7f7f7f", "#bcbd22")  # fmt: skip

@@ -33,7 +33,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from lm_eval_thinkbench.math500.table import PER_PROBLEM
+from lm_eval_thinkbench.math500.table import ACCURACY, PER_PROBLEM
 
 
 def samples_per_problem(task_config: Mapping[str, Any]) -> int:
@@ -98,11 +98,12 @@ def problem_values(records: Sequence[Mapping[str, Any]], k: int | None = None) -
     n = len(records)
     if n == 0:
         raise ValueError("a problem needs at least one sample")
-    c = sum(bool(r["correct"]) for r in records)
+    correct = ACCURACY.record_field
+    c = sum(bool(r[correct]) for r in records)
     winner = majority([r.get("vote") for r in records])
     avg, pass_k, maj = (m.key for m in PER_PROBLEM)  # in the table's order
     return {
         avg: c / n,
         pass_k: pass_at_k(n, c, n if k is None else k),
-        maj: float(winner is not None and bool(records[winner]["correct"])),
+        maj: float(winner is not None and bool(records[winner][correct])),
     }
