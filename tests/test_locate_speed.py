@@ -116,6 +116,21 @@ def test_the_unfoldable_letters_are_all_the_code_points_that_fold_otherwise():
     assert otherwise == claims._UNFOLDABLE
 
 
+def test_sentence_ends_are_where_the_plain_pattern_finds_them():
+    """The sentence-end pattern, written for the engine's fast scan, finds what its plain
+    form finds, in whole texts and in windows (look-behind and end of window included)."""
+    plain = re.compile(r"[.?]+(?=\s|$)|(?<![\d)!])!+(?=\s|$)|\n")
+    rng = random.Random(3)
+    pieces = [".", "?", "!", "\n", " ", "5", ")", "x", "..", "!!", "?!", "\t", "5!", "!?."]
+    texts = r1_reasonings()[:2] + [
+        "".join(rng.choices(pieces, k=rng.randint(0, 30))) for _ in range(5000)
+    ]
+    for text in texts:
+        for start, end in [(0, len(text)), (min(2, len(text)), max(len(text) - 2, 0))]:
+            found = [m.span() for m in claims._SENTENCE_END.finditer(text, start, end)]
+            assert found == [m.span() for m in plain.finditer(text, start, end)], text
+
+
 def test_a_long_run_of_spaces_is_read_in_linear_time():
     """The plain pattern scans the rest of a run of spaces from each of its positions
     (40,000 spaces: about 7 s)."""

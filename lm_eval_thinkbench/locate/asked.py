@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from lm_eval_thinkbench.locate.claims import Claim, math_spans
@@ -76,20 +76,27 @@ def name_key(name: str) -> str:
     ``\\square``), no spaces, sizing commands, ``$``, decorations
     (``\\overline{QM}`` is ``QM``), backslashes of function names (``\\tan A`` is ``tan A``)
     or braces around single characters; ``\\dfrac`` as ``\\frac``, ``\\cdot`` as ``*``."""
-    key = name.translate(_UNICODE_SYMBOLS)
-    key = re.sub(r"\\(" + _FUNCTIONS + r")(?![A-Za-z])", r"\1", key)
-    key = re.sub(r"\\(?:left|right|displaystyle|,|;|!)|\$|\s+", "", key)
-    key = re.sub(
-        r"\\(?:overline|bar|vec|mathbf|mathrm|widehat|hat|boldsymbol)\{([^{}]*)\}", r"\1", key
-    )
-    key = re.sub(r"\\[dt]frac", r"\\frac", key)
-    key = re.sub(r"\\cdot|\\times", "*", key)
+    key = name if name.isascii() else name.translate(_UNICODE_SYMBOLS)
+    # the rewrites of commands run only on a key that has one: most names have none
+    if "\\" in key:
+        key = _FUNCTION_COMMAND.sub(r"\1", key)
+    key = _NO_KEY.sub("", key)
+    if "\\" in key:
+        key = _DECORATION.sub(r"\1", key)
+        key = _FRAC_VARIANT.sub(r"\\frac", key)
+        key = _TIMES.sub("*", key)
     key = key.rstrip(".,;:")
-    return re.sub(r"\{(\w)\}", r"\1", key)
+    return _BRACED_CHARACTER.sub(r"\1", key) if "{" in key else key
 
 
 #: Function names written with or without a backslash (``\\tan A``, ``tan A``).
 _FUNCTIONS = "sin|cos|tan|cot|sec|csc|log|ln|exp|arcsin|arccos|arctan|gcd|lcm|max|min|sqrt|det"
+_FUNCTION_COMMAND = re.compile(r"\\(" + _FUNCTIONS + r")(?![A-Za-z])")
+_NO_KEY = re.compile(r"\\(?:left|right|displaystyle|,|;|!)|\$|\s+")
+_DECORATION = re.compile(r"\\(?:overline|bar|vec|mathbf|mathrm|widehat|hat|boldsymbol)\{([^{}]*)\}")
+_FRAC_VARIANT = re.compile(r"\\[dt]frac")
+_TIMES = re.compile(r"\\cdot|\\times")
+_BRACED_CHARACTER = re.compile(r"\{(\w)\}")
 
 
 @lru_cache(maxsize=_MEMO)
@@ -200,16 +207,25 @@ class Asked:
     words: tuple[frozenset[str], ...]
     direct: frozenset[str] = frozenset()
     context: frozenset[str] = frozenset()  # the question's own words ("domain", "function")
+    #: What :meth:`matches` answered, by name: a trace gives the same few names in claim after
+    #: claim and alias after alias, and each answer takes a dozen look-ups and regex passes.
+    _matched: dict[str, bool] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def matches(self, name: str) -> bool:
         """Whether ``name`` names the asked quantity: as an asked formula, or in words whose
         head noun is an asked word ("total miles walked" for "the fewest number of miles")
         or that are all asked words; an ordinal the asked name has must be there too ("a
         remainder" is not "the last non-zero remainder")."""
-        key = name_key(name)
-        if key in self.math:
-            return True
-        if any(name_key(part) in self.math for part in _math_parts(name)):
+        found = self._matched.get(name)
+        if found is None:
+            found = self._matched[name] = self._matches(name)
+        return found
+
+    def _matches(self, name: str) -> bool:
+        if self.math and (
+            name_key(name) in self.math
+            or any(name_key(part) in self.math for part in _math_parts(name))
+        ):
             return True
         # "the smallest real number in this domain" for "the smallest real number $x$ in the
         # domain of ...": a qualifier that restates the question's own leaves the head
@@ -234,7 +250,7 @@ class Asked:
         """Whether ``name`` says only "the expression", "the value", "the result": the asked
         one when the question asks for a formula's value."""
         words = content_words(name)
-        formula = re.search(r"\d|\\[A-Za-z]", name) or _math_parts(name)
+        formula = _FORMULA_MARK.search(name) or _math_parts(name)
         return bool(self.math) and bool(words) and not words - GENERIC and not formula
 
     def is_part(self, name: str) -> bool:
@@ -253,6 +269,7 @@ class Asked:
         )
 
 
+_FORMULA_MARK = re.compile(r"\d|\\[A-Za-z]")
 #: A noun phrase and the prepositional phrase after it ("the smallest real number | in this
 #: domain"); "of" belongs to the head ("the sum of the roots").
 _PREPOSITION = re.compile(r"(?i)\s(?:in|on|at|for|from|with|among|between|over|under|within)\s")
@@ -288,17 +305,21 @@ def _math_parts(name: str) -> tuple[str, ...]:
         if word and _is_formula_word(word):
             run.append(word)
             continue
-        start = i - len(run)
-        before = [w.lower().strip(",") for w in words[:start]]
-        argument = any(  # "the image of the line y = ...", not "the value of the expression"
-            w in _PREPOSITIONS and j and _stem(before[j - 1]) not in GENERIC | _STOP
-            for j, w in enumerate(before)
-        )
-        named = any(re.search(r"[A-Za-z]", w) for w in run) and run not in (["a"], ["I"])
-        if run and named and not argument:
+        named = any(_LETTER.search(w) for w in run) and run not in (["a"], ["I"])
+        if named and not _after_argument_preposition(words[: i - len(run)]):
             parts.append(" ".join(run).strip(".,;:"))
         run = []
     return tuple(parts)  # memoised: immutable
+
+
+def _after_argument_preposition(words: Sequence[str]) -> bool:
+    """Whether a formula after ``words`` is an argument: "the image of the line y = ...", not
+    "the value of the expression" (read only for a formula, not after every word)."""
+    before = [w.lower().strip(",") for w in words]
+    return any(
+        w in _PREPOSITIONS and j and _stem(before[j - 1]) not in GENERIC | _STOP
+        for j, w in enumerate(before)
+    )
 
 
 _PREPOSITIONS = frozenset(
@@ -308,6 +329,7 @@ _PREPOSITIONS = frozenset(
     )
 )  # fmt: skip
 _DELIMITERS = re.compile(r"\\[()\[\]]|\$")
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 @lru_cache(maxsize=_MEMO)
@@ -494,7 +516,8 @@ def asked_names(
     asked = Asked(frozenset(math), tuple(words), direct, context)
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
-    for group in (tuple(g) for g in aliases if len(g) <= 3):
+    # each distinct chain once (a trace repeats its chains; the sets below are the same)
+    for group in dict.fromkeys(tuple(g) for g in aliases if len(g) <= 3):
         if not any(asked.matches(n) for n in group):
             continue
         new_math |= {name_key(n) for n in group if _SYMBOL.fullmatch(name_key(n))} - free

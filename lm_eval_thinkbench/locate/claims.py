@@ -102,7 +102,7 @@ def _twin(pattern: re.Pattern[str]) -> re.Pattern[str]:
 # ----- tokens -----------------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tok:
     """One piece of a sentence: a term, a link, or a break.
 
@@ -127,6 +127,9 @@ _MATH_REL = re.compile(
     r"|\\text\{[^{}]*\}|\\mbox\{[^{}]*\}|\\\\|:=|[=≡≈⇒→<>≤≥≠±∈,;]|(?<!\\)&"
 )
 _ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{[A-Za-z*]+\}")
+#: The characters :func:`_math_tokens` acts on: brackets, and those a relation of
+#: :data:`_MATH_REL` starts with. It skips from one to the next.
+_MATH_STOPS = re.compile(r"[\\{}()\[\]:=≡≈⇒→<>≤≥≠±∈,;&]")
 _MATH_LINKS = {"=": "eq", ":=": "eq", "\\equiv": "equiv", "≡": "equiv", "\\approx": "approx"}
 _MATH_LINKS["≈"] = "approx"
 #: Words in ``\\text{..}`` that break a chain the way the same words do in prose.
@@ -171,8 +174,12 @@ _HEDGES = re.compile(r"(?i)could|might|can\b")
 # ----- sentences --------------------------------------------------------------------------------
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-#: A "!" after a digit or bracket is a factorial (``5! \\times 2``), not a sentence end.
-_SENTENCE_END = re.compile(r"[.?]+(?=\s|$)|(?<![\d)!])!+(?=\s|$)|\n")
+#: A "!" after a digit or bracket is a factorial (``5! \\times 2``), not a sentence end. Read:
+#: ``[.?]+(?=\s|$)|(?<![\d)!])!+(?=\s|$)|\n``, each alternative written to start with its own
+#: character, so that the regex engine skips to the next ".", "?", "!" or line break at once
+#: instead of trying the pattern at every character (four times faster;
+#: ``tests/test_locate_speed.py`` compares the two).
+_SENTENCE_END = re.compile(r"\.[.?]*(?=\s|$)|\?[.?]*(?=\s|$)|!(?<![\d)!]!)!*(?=\s|$)|\n")
 
 #: Words that open a hypothesis, a trial or a check: what the sentence computes is not yet
 #: adopted. Matched at the start of a sentence (after discourse words) or anywhere for the
@@ -478,7 +485,8 @@ def _math_tokens(text: str, span: MathSpan, toks: list[_Tok], joins: frozenset[s
     inside them, and ``\\text{..}`` breaks only when it holds a word like "and" or "so"."""
     at = i = span.inner_start
     depth = 0
-    while i < span.inner_end:
+    while stop := _MATH_STOPS.search(text, i, span.inner_end):
+        i = stop.start()
         ch = text[i]
         if ch == "\\":
             if text.startswith(("\\{", "\\}"), i):  # a set's braces nest like any others
