@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from lm_eval_thinkbench.analyze.aggregate import OVERALL
 from lm_eval_thinkbench.board.collect import Figure
+from lm_eval_thinkbench.math500.table import METRICS
 
 #: Columns shown first for our sets, in this order; the others follow in the order found.
 LEAD = (
@@ -18,7 +19,7 @@ LEAD = (
     "first_correct_tokens", "reflection_tokens", "token_efficiency", "thought_num", "truncated",
 )  # fmt: skip
 #: Token figures, shown without decimals.
-TOKENS = ("reasoning_tokens", "answer_tokens", "first_correct_tokens", "reflection_tokens")
+TOKENS = tuple(m.name for m in METRICS if m.format == "tokens")
 
 
 @dataclass(frozen=True)
