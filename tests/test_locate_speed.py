@@ -68,7 +68,13 @@ def test_prose_scan_finds_what_the_plain_pattern_finds():
 _TWINS = [
     (claims._PROSE, claims._PROSE_FOLDED),
     (claims._PROSE_PLAIN, claims._PROSE_PLAIN_FOLDED),
-    *zip(claims._SENTENCE_CUES, claims._SENTENCE_CUES_FOLDED, strict=True),
+    *zip(claims._SENTENCE_CUES[:2], claims._SENTENCE_CUES_FOLDED[:2], strict=True),
+    *[
+        (cue, twin)
+        for (_, cue), (_, twin) in zip(
+            claims._SENTENCE_CUES[2], claims._SENTENCE_CUES_FOLDED[2], strict=True
+        )
+    ],
     *zip(claims._OPENERS, claims._OPENERS_FOLDED, strict=True),
 ]
 
@@ -94,6 +100,8 @@ def test_folded_twins_find_what_their_patterns_find():
             assert claims._UNFOLDABLE & set(text)
             unfolded += 1
             continue
+        _, either, cues = claims._SENTENCE_CUES
+        assert bool(either.search(text)) == any(cue.search(text) for _, cue in cues)
         for pattern, twin in _TWINS:
             spans = [m.span() for m in pattern.finditer(text)]
             assert [m.span() for m in twin.finditer(folded)] == spans, (pattern.pattern, text)
