@@ -25,7 +25,10 @@ import argparse
 import json
 import os
 import statistics
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -45,16 +48,43 @@ DATA = REPO.parent / "shared" / "data"
 
 
 class TimedFilter(ThinkEfficiencyFilter):
-    """The real filter, each document's scoring and ``process_results`` timed."""
+    """The real filter, each document's scoring and ``process_results`` timed, and the time
+    this process had nothing to do: every document being scored waiting for the worker."""
 
     def __init__(self, threads: int) -> None:
         super().__init__()
         self.threads = threads
         self.per_doc: list[float] = []
+        self.idle = 0.0
+        self._scoring = self._waiting = 0
+        self._since = 0.0
+        self._count = threading.Lock()
+
+    def _tally(self, scoring: int, waiting: int) -> None:
+        with self._count:
+            now = time.perf_counter()
+            if self._scoring and self._waiting == self._scoring:
+                self.idle += now - self._since
+            self._scoring += scoring
+            self._waiting += waiting
+            self._since = now
+
+    @contextmanager
+    def handing_over(self) -> Iterator[None]:
+        self._tally(0, 1)
+        try:
+            with super().handing_over():
+                yield
+        finally:
+            self._tally(0, -1)
 
     def score_doc(self, responses: list[Any], doc: dict[str, Any]) -> list[dict]:
         t = time.perf_counter()
-        records = super().score_doc(responses, doc)
+        self._tally(1, 0)
+        try:
+            records = super().score_doc(responses, doc)
+        finally:
+            self._tally(-1, 0)
         process_results(doc, [[json.dumps(record) for record in records]])
         self.per_doc.append((time.perf_counter() - t) * 1000)  # (list.append: thread-safe)
         return records
@@ -96,7 +126,8 @@ def measure(name: str, docs: list[dict], responses: list[str], threads: int) -> 
     print(
         f"[{name}] amortised {total / len(docs) * 1000:.1f} ms/doc "
         f"(filter call {total:.2f} s with detection, {threads} thread(s); "
-        f"CPU: this process {cpu:.2f} s, the grading worker {worker:.2f} s)"
+        f"CPU: this process {cpu:.2f} s, the grading worker {worker:.2f} s; "
+        f"idle, every document waiting for the worker, {filt.idle:.2f} s)"
     )
     print(
         f"[{name}] per-document latency median {statistics.median(per_doc):.1f} ms, "

@@ -12,8 +12,9 @@ from lm_eval.api.filter import FilterEnsemble
 from lm_eval.api.instance import Instance
 
 from lm_eval_thinkbench.harness import settings
-from lm_eval_thinkbench.harness.records import in_order
+from lm_eval_thinkbench.harness.records import RecordFilter, in_order
 from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
+from lm_eval_thinkbench.response import ModelResponse
 
 DOC = {"problem": "What is 1 + 1?", "answer": "2"}
 
@@ -113,6 +114,40 @@ def test_in_order_raises_at_the_failing_item_and_starts_no_more():
     with pytest.raises(ValueError, match="bad document"):
         next(results)
     assert max(started) < 2 + 4
+
+
+def test_threads_take_turns_and_hand_over_only_while_waiting():
+    """One document scores at a time; another runs only while one waits on a worker."""
+    busy: list[int] = []  # documents scoring outside a wait
+    waiting: set[int] = set()
+    seen: list[tuple[int, bool]] = []  # (documents busy, another waiting) at each start
+    lock = threading.Lock()
+
+    class Turns(RecordFilter):
+        threads = 2
+
+        def score(self, raw: ModelResponse, doc: dict) -> dict:
+            def work() -> None:
+                with lock:
+                    busy.append(doc["i"])
+                    seen.append((len(busy), bool(waiting - {doc["i"]})))
+                time.sleep(0.01)
+                with lock:
+                    busy.remove(doc["i"])
+
+            work()
+            with self.handing_over():  # as the grader does around a worker call
+                waiting.add(doc["i"])
+                time.sleep(0.03)
+                waiting.discard(doc["i"])
+            work()
+            return {"i": doc["i"]}
+
+    docs = [{"i": i} for i in range(6)]
+    out = Turns().apply([["x"]] * 6, docs)
+    assert [json.loads(r[0])["i"] for r in out] == list(range(6))
+    assert max(n for n, _ in seen) == 1  # never two at once outside a wait
+    assert any(overlapped for _, overlapped in seen)  # but beside another's wait
 
 
 def test_threaded_scoring_gives_the_records_of_one_by_one_scoring():

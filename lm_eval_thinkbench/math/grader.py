@@ -59,9 +59,10 @@ import threading
 import time
 import weakref
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import TimeoutError as FutureTimeoutError
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from multiprocessing.util import Finalize
 from typing import Any
@@ -280,6 +281,7 @@ class Grader:
         # Held in a dict so the finalizer can release them without keeping ``self`` alive.
         self._resources: dict[str, Any] = {"owner": os.getpid()}
         self._finalizer = weakref.finalize(self, _release, self._resources)
+        self._waits = threading.local()
 
     # ----------------------------------------------------------------------- public API
 
@@ -333,6 +335,19 @@ class Grader:
         tally = self._check_in_workers(gold, gold_key, list(unknown.values()), budget)
         first = tally.match if tally.match is not None else known_match
         return FirstMatch(first, tally.timeouts, tally.checked)
+
+    @contextmanager
+    def waiting_in(self, hook: Callable[[], AbstractContextManager[object]]) -> Iterator[None]:
+        """Within this block, each wait of the calling thread for a worker runs inside
+        ``hook()``: a caller that takes turns with other threads (the harness filter, scoring
+        two documents) hands its turn over while its checks run. Other threads are unaffected.
+        """
+        previous = getattr(self._waits, "hook", None)
+        self._waits.hook = hook
+        try:
+            yield
+        finally:
+            self._waits.hook = previous
 
     def start(self, wait: bool = True) -> None:
         """Start the workers now and (``wait``) wait until one is ready.
@@ -407,8 +422,10 @@ class Grader:
         """
         tally = _Tally()
         wall_end = time.monotonic() + WALL_BACKSTOP * budget
+        hook = getattr(self._waits, "hook", None)
         while todo and budget > 0 and time.monotonic() < wall_end:
-            outcome = self._run_call(gold, [c for _, c in todo], budget, wall_end)
+            with hook() if hook is not None else nullcontext():
+                outcome = self._run_call(gold, [c for _, c in todo], budget, wall_end)
             if outcome.kind == "done":
                 decided = len(todo) if outcome.found is None else outcome.found
             else:

@@ -60,11 +60,12 @@ class ThinkEfficiencyFilter(RecordFilter):
         ).to_dict()
 
     def score_doc(self, responses: list[ModelResponse], doc: dict[str, Any]) -> list[dict]:
-        records = super().score_doc(responses, doc)
-        votes = vote_classes(
-            [r["extracted"] for r in records],
-            lambda answer, openers: self.grader.first_equivalent(answer, openers).index,
-        )
+        with self.grader.waiting_in(self.handing_over):  # the other document scores meanwhile
+            records = super().score_doc(responses, doc)
+            votes = vote_classes(
+                [r["extracted"] for r in records],
+                lambda answer, openers: self.grader.first_equivalent(answer, openers).index,
+            )
         for record, vote in zip(records, votes, strict=True):
             record["vote"] = vote
         return records
