@@ -79,6 +79,20 @@ _TWINS = [
 ]
 
 
+def test_the_pronoun_s_read_apostrophe_first_is_the_same_phrase():
+    """ "'s" after a pronoun, matched apostrophe first, finds what the pronoun look-behinds
+    first found."""
+    pronouns = ("that", "it", "what", "which", "there", "here")
+    first = "['’](?:" + "|".join(rf"(?<=\b{p}.)" for p in pronouns) + r")s\b"
+    then = "(?:" + "|".join(rf"(?<=\b{p})" for p in pronouns) + r")['’]s\b"
+    phrases = claims._PROSE_PHRASES.replace(first, then)
+    assert phrases != claims._PROSE_PHRASES
+    before = re.compile(phrases, re.IGNORECASE)
+    for text in _prose_texts():
+        found = [(m.span(), m.group("link")) for m in claims._PROSE_PLAIN.finditer(text)]
+        assert found == [(m.span(), m.group("link")) for m in before.finditer(text)]
+
+
 def test_folded_twins_find_what_their_patterns_find():
     """A case-sensitive twin in the folded text matches where its case-insensitive pattern
     matches in the text, on real traces and random texts in mixed case with letters that fold

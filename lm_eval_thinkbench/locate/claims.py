@@ -135,7 +135,9 @@ _MATH_LINKS["≈"] = "approx"
 #: Words in ``\\text{..}`` that break a chain the way the same words do in prose.
 _TEXT_BREAK_WORDS = re.compile(r"(?i)\b(?:and|or|so|if|when|where|for|since|then|thus|hence)\b")
 
-#: Links and breaks in prose. Order matters: longer phrases first.
+#: Links and breaks in prose. Order matters: longer phrases first. "'s" after a pronoun ("it's",
+#: "that’s") is tried apostrophe first, the pronoun then looked back at: most positions hold
+#: no apostrophe, and six look-behinds at each would cost more than the rest of the pattern.
 _PROSE_PHRASES = (
     r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
     r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|=|≡|≈"
@@ -144,7 +146,7 @@ _PROSE_PHRASES = (
     r"|simplifies\s+to|simplify\s+to|reduces\s+to|evaluates\s+to|comes\s+out\s+to|comes\s+to"
     r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|gives\s+us|gives\s+me|gives|give"
     r"|yields|makes|get|gets|got|obtain)\b"
-    r"|(?:(?<=\bthat)|(?<=\bit)|(?<=\bwhat)|(?<=\bwhich)|(?<=\bthere)|(?<=\bhere))['’]s\b)"
+    r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
     r"|always|equal\s+to)\b)*)"
     r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
@@ -154,15 +156,15 @@ _PROSE_PHRASES = (
 )
 _PROSE_PLAIN = re.compile(_PROSE_PHRASES, re.IGNORECASE)
 #: The same, for scanning: the leading lookahead only restates where a match can start (a
-#: symbol, the start of a word with the first letter of a phrase, or the start of a run of
-#: spaces before "which"), which settles most positions of a sentence at once, where the
+#: symbol, the start of a word with the first letter of a phrase, or the first space of a run
+#: of spaces before "which"), which settles most positions of a sentence at once, where the
 #: alternation would try its sixty phrases one by one; and a position inside a run of
 #: spaces, where the plain pattern would scan the rest of the run each time (40,000 spaces:
 #: 7 s), is never a leftmost match's start (the run's first space starts the same match),
 #: except where a scan starts (:func:`_prose_matches`). ``tests/test_locate_speed.py``
 #: compares both on real and random texts.
 _PROSE = re.compile(
-    r"(?=[,=≡≈'’;:→⇒\-⟹]|(?<!\s)\s+which|\b[abceghimorstuvwy])(?:" + _PROSE_PHRASES + ")",
+    r"(?=[,=≡≈'’;:→⇒\-⟹]|\b[abceghimorstuvwy]|\s(?<!\s\s)\s*which)(?:" + _PROSE_PHRASES + ")",
     re.IGNORECASE,
 )
 _PROSE_PLAIN_FOLDED, _PROSE_FOLDED = _twin(_PROSE_PLAIN), _twin(_PROSE)
@@ -439,16 +441,22 @@ def _prose_tokens(
             if depth > 0 or _CONTINUES.match(text, m.end()):
                 continue
         _term(text, at, m.start(), False, toks)
-        if m.group("link"):
-            word = " ".join(m.group("link").lower().split())
-            what = {"=": "eq", "≡": "equiv", "≈": "approx"}.get(word, "is")
-            if _HEDGES.match(word):
-                what = "hedge"
-            toks.append(_Tok("link", m.start(), m.end(), what=what))
+        if link := m.group("link"):
+            toks.append(_Tok("link", m.start(), m.end(), what=_link_kind(link)))
         else:
             toks.append(_Tok("break", m.start(), m.end(), what=brk.lower()))
         at = m.end()
     _term(text, at, end, False, toks)
+
+
+@lru_cache(maxsize=_MEMO)
+def _link_kind(link: str) -> str:
+    """What a prose link says: "eq", "equiv", "approx", "hedge" ("could be") or "is"
+    (memoised: a trace writes a few dozen links thousands of times)."""
+    word = " ".join(link.lower().split())
+    return (
+        "hedge" if _HEDGES.match(word) else {"=": "eq", "≡": "equiv", "≈": "approx"}.get(word, "is")
+    )
 
 
 def _prose_matches(
@@ -777,6 +785,8 @@ def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
     after such a list is a part of its own. A formula in other variables is no value of its
     own ("b = -a/2, so b = -(-2)/2 = 1" gives b one value), and a fraction is its value
     (``\\frac{30}{5}`` and 6 are one)."""
+    if len(state.claims) - since < 2:  # a list needs two values (most sentences give none)
+        return
     claims = state.claims[since:]
     seen: dict[tuple[str, int], set[str]] = {}
     for claim, segment in zip(claims, segments, strict=True):
@@ -1165,14 +1175,15 @@ def _value_of(
     open_operator = False  # "2 times" ends in an operator: not yet a value
     for w, ahead in _lookahead(_NON_SPACE.finditer(raw)):  # lazily: the run ends soon
         core = w.group().strip(".,;:?").rstrip("!") or w.group()
-        is_value = bool(_VALUE_WORD.match(core) or _VALUE_CHARS.search(core))
+        value_word = _VALUE_WORD.match(core)
+        is_value = bool(value_word or _VALUE_CHARS.search(core))
         if core.lower() in _OPERATOR_WORDS and kept_end is not None:
             if core.lower() in ("squared", "cubed"):
                 kept_end = w.end()
             else:
                 open_operator = True
             continue
-        if _PLAIN_WORD.fullmatch(core) and not _VALUE_WORD.match(core):
+        if not value_word and _PLAIN_WORD.fullmatch(core):
             is_value = False
         if kept_end is not None and _POWER_UNIT.fullmatch(core):
             break  # "864 in^2", "288 cm³": a unit, not a power of a variable
