@@ -143,7 +143,7 @@ def test_other_tasks_are_named_and_never_folded_into_overall(tmp_path, caplog):
 def test_the_command_names_the_tasks_left_out_on_stderr(tmp_path):
     folder = mixed_folder(tmp_path)
     proc = subprocess.run(
-        [sys.executable, "-m", "lm_eval_thinkbench.analyze.cli", "analyze", str(folder),
+        [sys.executable, "-m", "lm_eval_thinkbench.thinkbench", "analyze", str(folder),
          "-o", str(tmp_path / "o"), "--no-progress", "--no-plots", "--workers", "1"],
         capture_output=True, text=True, cwd=REPO,
     )  # fmt: skip

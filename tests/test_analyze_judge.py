@@ -170,7 +170,7 @@ def test_llm_split_maps_back_and_rejects_edits(docs, server, tmp_path):
 
 def _cli(inputs: Path, out: Path, server: FakeOpenAIServer, cache: Path) -> list[str]:
     return [
-        sys.executable, "-m", "lm_eval_thinkbench.analyze.cli", "analyze", str(inputs),
+        sys.executable, "-m", "lm_eval_thinkbench.thinkbench", "analyze", str(inputs),
         "-o", str(out), "--locator", "judge", "--judge-model", "judge",
         "--judge-base-url", server.base_url, "--judge-cache", str(cache),
         "--judge-concurrency", "2", "--no-progress", "--workers", "1",

@@ -14,14 +14,13 @@ from support.data import R1_TRACE_NAMES, r1_traces
 
 from lm_eval_thinkbench.analyze.aggregate import mean_with_interval
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
-from lm_eval_thinkbench.analyze.cli import main
 from lm_eval_thinkbench.analyze.samples import Sample
 from lm_eval_thinkbench.analyze.select import select
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.math500.score import score_response
 from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.response import ModelResponse
-from lm_eval_thinkbench.thinkbench import build_parser
+from lm_eval_thinkbench.thinkbench import build_parser, main
 from lm_eval_thinkbench.tokens import get_counter
 
 REPO = Path(__file__).resolve().parent.parent
@@ -255,7 +254,7 @@ def test_cli_as_a_module(tmp_path):
     rows = [{"id": 1, "problem": "p", "gold": "4", "response": "<think>So it is 4.</think>4"}]
     inputs = plain(tmp_path / "in.jsonl", rows)
     proc = subprocess.run(
-        [sys.executable, "-m", "lm_eval_thinkbench.analyze.cli", "analyze", str(inputs),
+        [sys.executable, "-m", "lm_eval_thinkbench.thinkbench", "analyze", str(inputs),
          "-o", str(tmp_path / "o"), "--no-progress", "--no-plots"],
         capture_output=True, text=True, cwd=REPO,
     )  # fmt: skip

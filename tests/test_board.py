@@ -14,7 +14,6 @@ from pathlib import Path
 import pytest
 from support.data import SHARED_DATA, r1_reasonings
 
-from lm_eval_thinkbench.analyze.cli import main as thinkbench
 from lm_eval_thinkbench.analyze.samples import Sample
 from lm_eval_thinkbench.board.collect import Figure, results_figures
 from lm_eval_thinkbench.board.table import build, find_column
@@ -22,6 +21,7 @@ from lm_eval_thinkbench.board.traces import analyze_traces, payload, score_trace
 from lm_eval_thinkbench.board.write import write_board
 from lm_eval_thinkbench.math.grader import default_grader
 from lm_eval_thinkbench.response import ModelResponse
+from lm_eval_thinkbench.thinkbench import main as thinkbench
 from lm_eval_thinkbench.tokens import get_counter
 
 CHROMIUM = os.environ.get("THINKBENCH_CHROMIUM", "/usr/bin/chromium")

@@ -15,7 +15,6 @@ from unittest import mock
 import pytest
 from support.data import SHARED_DATA
 
-from lm_eval_thinkbench.analyze.cli import main as thinkbench
 from lm_eval_thinkbench.compare import lm_eval_graders
 from lm_eval_thinkbench.compare.graders import (
     GRADERS,
@@ -28,6 +27,7 @@ from lm_eval_thinkbench.compare.graders import (
     harness_verdicts,
 )
 from lm_eval_thinkbench.response import ModelResponse
+from lm_eval_thinkbench.thinkbench import main as thinkbench
 
 SKY = SHARED_DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"
 QWEN = SHARED_DATA / "outputs" / "skythought_qwen2.5-math-7b_math500.jsonl"

@@ -108,15 +108,19 @@ def test_analyze_knows_no_other_tool():
     assert not others
 
 
-def test_the_old_thinkbench_entry_point_runs_every_subcommand(capsys):
-    """Console scripts installed before the dispatcher call ``analyze.cli:main``."""
-    from lm_eval_thinkbench.analyze import cli
-    from lm_eval_thinkbench.thinkbench import build_parser
+def test_the_thinkbench_console_script_runs_every_subcommand(capsys):
+    """The installed ``thinkbench`` is the dispatcher's ``main``, and it reaches every tool."""
+    import tomllib
 
+    from lm_eval_thinkbench.thinkbench import build_parser, main
+
+    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    scripts = tomllib.loads(pyproject.read_text())["project"]["scripts"]
+    assert scripts["thinkbench"] == "lm_eval_thinkbench.thinkbench:main"
     commands = next(a for a in build_parser()._actions if a.dest == "command")
     assert set(commands.choices) == {"analyze", "compare", "leaderboard"}
     for command in commands.choices:
         with pytest.raises(SystemExit) as exit:
-            cli.main([command, "--help"])
+            main([command, "--help"])
         assert exit.value.code == 0
         assert capsys.readouterr().out.startswith(f"usage: thinkbench {command}")

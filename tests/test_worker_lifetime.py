@@ -86,7 +86,7 @@ def test_sigkill_of_analyze_ends_every_worker(tmp_path):
     if not SKY_T1.is_file():
         pytest.fail(f"shared data missing: {SKY_T1}")
     expected = 4
-    analyze = [sys.executable, "-m", "lm_eval_thinkbench.analyze.cli", "analyze", str(SKY_T1)]
+    analyze = [sys.executable, "-m", "lm_eval_thinkbench.thinkbench", "analyze", str(SKY_T1)]
     options = ["-o", str(tmp_path), "--workers", "2", "--no-plots", "--no-progress"]
     report = _watch([*analyze, *options], expected)
     assert len(report["seen"]) >= expected, f"only {report['seen']} started"
