@@ -6,7 +6,7 @@ import re
 import pytest
 from support.data import r1_reasonings
 
-from lm_eval_thinkbench.locate import claims
+from lm_eval_thinkbench.locate import asked, claims
 from lm_eval_thinkbench.locate.rule import locate_first_correct
 from lm_eval_thinkbench.math.grader import FirstMatch
 from lm_eval_thinkbench.steps import split_separator
@@ -151,6 +151,24 @@ def test_sentence_ends_are_where_the_plain_pattern_finds_them():
         for start, end in [(0, len(text)), (min(2, len(text)), max(len(text) - 2, 0))]:
             found = [m.span() for m in claims._SENTENCE_END.finditer(text, start, end)]
             assert found == [m.span() for m in plain.finditer(text, start, end)], text
+
+
+def test_a_part_is_found_as_the_pattern_found_it():
+    """``_part_of`` reads each occurrence as ``re.finditer`` finds them (not overlapping)."""
+
+    def by_pattern(key: str, whole: str) -> bool:
+        for m in re.finditer(re.escape(key), whole):
+            before = whole[m.start() - 1] if m.start() else ""
+            after = whole[m.end()] if m.end() < len(whole) else ""
+            if (not before or not before.isalnum()) and (not after or not after.isalnum()):
+                return True
+        return False
+
+    rng = random.Random(4)
+    for _ in range(20_000):
+        whole = "".join(rng.choices("aab+(1)\\ ", k=rng.randint(0, 12)))
+        key = "".join(rng.choices("ab1(", k=rng.randint(0, 3)))
+        assert asked._part_of(key, whole) == by_pattern(key, whole), (key, whole)
 
 
 def test_a_long_run_of_spaces_is_read_in_linear_time():

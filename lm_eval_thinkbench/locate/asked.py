@@ -25,9 +25,9 @@ dozen regex passes per name.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, wraps
 
 from lm_eval_thinkbench.locate.claims import Claim, math_spans
 
@@ -198,6 +198,20 @@ def _is_math_name(name: str) -> bool:
     return not words
 
 
+def _per_name(method: Callable[[Asked, str], bool]) -> Callable[[Asked, str], bool]:
+    """``method`` answering each name once per :class:`Asked` (see ``Asked._answered``)."""
+
+    @wraps(method)
+    def answer(self: Asked, name: str) -> bool:
+        key = (method.__name__, name)
+        found = self._answered.get(key)
+        if found is None:
+            found = self._answered[key] = method(self, name)
+        return found
+
+    return answer
+
+
 @dataclass(frozen=True)
 class Asked:
     """The asked quantity's names: math keys and word sets, aliases included; ``direct`` are
@@ -207,21 +221,19 @@ class Asked:
     words: tuple[frozenset[str], ...]
     direct: frozenset[str] = frozenset()
     context: frozenset[str] = frozenset()  # the question's own words ("domain", "function")
-    #: What :meth:`matches` answered, by name: a trace gives the same few names in claim after
-    #: claim and alias after alias, and each answer takes a dozen look-ups and regex passes.
-    _matched: dict[str, bool] = field(default_factory=dict, init=False, compare=False, repr=False)
+    #: What the methods marked :func:`_per_name` answered, by method and name: a trace gives
+    #: the same few names in claim after claim and alias after alias, and each answer takes a
+    #: dozen look-ups and regex passes.
+    _answered: dict[tuple[str, str], bool] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
 
+    @_per_name
     def matches(self, name: str) -> bool:
         """Whether ``name`` names the asked quantity: as an asked formula, or in words whose
         head noun is an asked word ("total miles walked" for "the fewest number of miles")
         or that are all asked words; an ordinal the asked name has must be there too ("a
         remainder" is not "the last non-zero remainder")."""
-        found = self._matched.get(name)
-        if found is None:
-            found = self._matched[name] = self._matches(name)
-        return found
-
-    def _matches(self, name: str) -> bool:
         if self.math and (
             name_key(name) in self.math
             or any(name_key(part) in self.math for part in _math_parts(name))
@@ -246,6 +258,7 @@ class Asked:
             for asked in self.words
         )
 
+    @_per_name
     def generic_only(self, name: str) -> bool:
         """Whether ``name`` says only "the expression", "the value", "the result": the asked
         one when the question asks for a formula's value."""
@@ -253,6 +266,7 @@ class Asked:
         formula = _FORMULA_MARK.search(name) or _math_parts(name)
         return bool(self.math) and bool(words) and not words - GENERIC and not formula
 
+    @_per_name
     def is_part(self, name: str) -> bool:
         """Whether ``name`` is a proper part of an asked expression (an intermediate), or an
         expression of a variable the question asks for (``2y`` when it asks for y: its value
@@ -283,13 +297,14 @@ _QUALIFIER = re.compile(
 def _part_of(key: str, whole: str) -> bool:
     """``key`` occurs in ``whole`` as a whole operand (``f(5)`` in ``g(f(5)-1)``, ``a`` in
     ``a+b``, but not ``b`` in ``\\tanb``)."""
-    if key not in whole:  # most pairs: no pattern to compile
-        return False
-    for m in re.finditer(re.escape(key), whole):
-        before = whole[m.start() - 1] if m.start() else ""
-        after = whole[m.end()] if m.end() < len(whole) else ""
+    at = whole.find(key)
+    while at >= 0:  # each occurrence, not overlapping the one before (as re.finditer finds them)
+        end = at + len(key)
+        before = whole[at - 1] if at else ""
+        after = whole[end] if end < len(whole) else ""
         if (not before or not before.isalnum()) and (not after or not after.isalnum()):
             return True
+        at = whole.find(key, max(end, at + 1))
     return False
 
 
