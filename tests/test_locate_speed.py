@@ -76,6 +76,8 @@ _TWINS = [
         )
     ],
     *zip(claims._OPENERS, claims._OPENERS_FOLDED, strict=True),
+    (claims._SUBJECT_CUT, claims._SUBJECT_CUT_FOLDED),
+    (claims._NEGATION, claims._NEGATION_FOLDED),
 ]
 
 

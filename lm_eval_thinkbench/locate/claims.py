@@ -206,6 +206,7 @@ _OPTION_WORDS = re.compile(
     r"|not\s+(?:every|all)\b[^.;]*\byet)\b"
 )
 _NEGATION = re.compile(r"(?i)\b(?:not|isn't|aren't|wasn't|cannot|can't|never|no\s+longer)\b")
+_NEGATION_FOLDED = _twin(_NEGATION)
 
 #: Symbols that models write for a problem's ``\\square``, ``\\triangle``, ... : letters of a name,
 #: not punctuation.
@@ -225,6 +226,7 @@ _SUBJECT_CUT = re.compile(
     r"|know|see|conclude|concluded|get|got|have|has|had|compute|computed|calculate|calculated"
     r"|need|want|gives|give|because|since|if|when|wait)\b"
 )
+_SUBJECT_CUT_FOLDED = _twin(_SUBJECT_CUT)
 #: A clause that opens with a pronoun pointing back ("that is", "That's just", "which is").
 _POINTING = re.compile(r"(?i)that|this|it|which")
 _ADVERBIAL = re.compile(
@@ -945,8 +947,8 @@ def _chain(
         extra.add("option")  # "x could be 5", not "the cookies that can be selected is 28"
     if "approx" in kinds:
         extra.add("approx")
-    between = text[terms[0].end : terms[value_at].start]
-    negations = list(_NEGATION.finditer(between))
+    between = (state.folded or text)[terms[0].end : terms[value_at].start]
+    negations = list((_NEGATION if state.folded is None else _NEGATION_FOLDED).finditer(between))
     if negations and not any(
         link.start > terms[0].end + negations[-1].end() and link.start < terms[value_at].start
         for link in links
@@ -1284,7 +1286,8 @@ def _subject(text: str, term: _Tok) -> str | None:
 def _subject_of(raw: str, math: bool) -> str | None:
     if math:
         return _clean(raw) or None
-    cut = _SUBJECT_CUT.match(raw)
+    folded = _folded(raw)  # the twin: ten times faster on this backtracking pattern
+    cut = _SUBJECT_CUT.match(raw) if folded is None else _SUBJECT_CUT_FOLDED.match(folded)
     if cut and not re.search(r"\w", raw[cut.end() :]):
         cut = None
     rest = raw[cut.end() :] if cut else raw
