@@ -173,6 +173,24 @@ def test_a_part_is_found_as_the_pattern_found_it():
         assert asked._part_of(key, whole) == by_pattern(key, whole), (key, whole)
 
 
+def test_trailing_punctuation_is_cut_as_the_pattern_cuts_it_in_linear_time():
+    """A value less its trailing punctuation, read from the end: what the pattern leaves, on
+    random values of its units, spaces and look-alikes; and a long run of spaces before the
+    last digit costs no quadratic time (the pattern: 30 s for 40,000 spaces)."""
+    import time
+
+    pieces = [".", ",", ";", ":", "?", "!", "\\,", "\\;", "\\!", "\\.", "\\quad", "\\qquad",
+              "\\", " ", "  ", "\t", "\n", "\u3000", "5", "٣", ")", "x", "q", "quad",
+              "²"]  # fmt: skip
+    rng = random.Random(5)
+    for _ in range(30_000):
+        value = "".join(rng.choices(pieces, k=rng.randint(0, 8)))
+        assert claims._without_trailing(value) == claims._TRAILING.sub("", value), repr(value)
+    started = time.process_time()
+    assert claims._clean("1" + " " * 200_000 + "2.") == "1" + " " * 200_000 + "2"
+    assert time.process_time() - started < 1
+
+
 def test_a_long_run_of_spaces_is_read_in_linear_time():
     """The plain pattern scans the rest of a run of spaces from each of its positions
     (40,000 spaces: about 7 s)."""
