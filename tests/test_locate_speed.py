@@ -191,6 +191,24 @@ def test_trailing_punctuation_is_cut_as_the_pattern_cuts_it_in_linear_time():
     assert time.process_time() - started < 1
 
 
+def test_a_unit_is_cut_as_the_pattern_cuts_it_in_linear_time():
+    """A value less its unit (``16\\text{ cm}``): what the pattern leaves, on random values
+    of units, exponents, spaces and look-alikes; and a long run of spaces before a command
+    costs no quadratic time."""
+    import time
+
+    pieces = ["\\text{cm}", "\\mbox{ m}", "\\mathrm{kg}", "\\text {a b}", "\\text{", "^2",
+              "^{3}", "²", " ", "\t", "\n", "\u3000", "x", "\\", "{", "}", "5",
+              "\\alpha"]  # fmt: skip
+    rng = random.Random(6)
+    for _ in range(30_000):
+        value = "".join(rng.choices(pieces, k=rng.randint(0, 7)))
+        assert claims._without_unit(value) == claims._UNIT.sub("", value), repr(value)
+    started = time.process_time()
+    assert claims._clean("\\alpha" + " " * 200_000 + "x") == "\\alpha" + " " * 200_000 + "x"
+    assert time.process_time() - started < 1
+
+
 def test_a_long_run_of_spaces_is_read_in_linear_time():
     """The plain pattern scans the rest of a run of spaces from each of its positions
     (40,000 spaces: about 7 s)."""

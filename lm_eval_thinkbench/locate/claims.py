@@ -576,6 +576,7 @@ _MODULUS = re.compile(
 _UNIT = re.compile(
     r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z .]*\}(?:\^\{[23]\}|\^[23]|[²³])?\s*$"
 )
+_UNIT_FROM = re.compile(_UNIT.pattern.removeprefix(r"\s*"))
 #: A unit of area or volume abbreviated after a prose number ("864 in^2", "72 cm³"): its
 #: exponent makes it look like math, but it is no part of the value.
 _POWER_UNIT = re.compile(r"(?:in|ft|yd|mi|mm|cm|dm|km|m)(?:\^\{?[23]\}?|[²³])")
@@ -1240,12 +1241,24 @@ def _clean(value: str) -> str:
         if "mod" in value:
             value = _MODULUS.sub("", value)
         if "\\" in value:
-            without_unit = _UNIT.sub("", value)
+            without_unit = _without_unit(value)
             value = without_unit if without_unit.strip() else value
         value = _without_trailing(value).strip()
     if value.startswith("\\"):
         value = _LEADING_SPACING.sub("", value)
     return value.strip()
+
+
+def _without_unit(value: str) -> str:
+    """What ``_UNIT.sub("", value)`` leaves, in linear time (the pattern, tried from every
+    position of a long run of spaces, takes quadratic time): its leftmost match starts in the
+    spaces before the first backslash from which a unit runs to the end, and runs to the end."""
+    at = value.find("\\")
+    while at >= 0:
+        if _UNIT_FROM.match(value, at):
+            return value[:at].rstrip()  # rstrip's whitespace is the pattern's \\s
+        at = value.find("\\", at + 1)
+    return value
 
 
 def _without_trailing(value: str) -> str:
