@@ -1249,10 +1249,21 @@ def _clean(value: str) -> str:
     return value.strip()
 
 
+#: Up to this length a value's unit and trailing punctuation are cut by their patterns (quick
+#: on short values); a longer one, which may hold a long run of spaces, from which the
+#: patterns take quadratic time (40,000 spaces before a final "2.": 30 s), in linear time.
+_SHORT_VALUE = 256
+
+
 def _without_unit(value: str) -> str:
-    """What ``_UNIT.sub("", value)`` leaves, in linear time (the pattern, tried from every
-    position of a long run of spaces, takes quadratic time): its leftmost match starts in the
-    spaces before the first backslash from which a unit runs to the end, and runs to the end."""
+    """What ``_UNIT.sub("", value)`` leaves (see :data:`_SHORT_VALUE`)."""
+    return _UNIT.sub("", value) if len(value) <= _SHORT_VALUE else _unit_cut(value)
+
+
+def _unit_cut(value: str) -> str:
+    """What ``_UNIT.sub("", value)`` leaves, in linear time: the pattern's leftmost match
+    starts in the spaces before the first backslash from which a unit runs to the end, and
+    runs to the end."""
     at = value.find("\\")
     while at >= 0:
         if _UNIT_FROM.match(value, at):
@@ -1262,14 +1273,21 @@ def _without_unit(value: str) -> str:
 
 
 def _without_trailing(value: str) -> str:
-    """``value`` less its trailing punctuation: what ``_TRAILING.sub("", value)`` leaves, read
-    from the end in linear time (the pattern, tried from every position of a long run of
-    spaces, takes quadratic time: 40,000 spaces before a final "2." cost 30 s). The units are
-    taken longest first ("\\." before "."), which never stops short of where the pattern's
-    leftmost match starts: no unit ends in a backslash. A value that ends in a line break
-    (whose ``$`` also matches before it) is left to the pattern."""
-    if value.endswith("\n"):
+    """``value`` less its trailing punctuation: what ``_TRAILING.sub("", value)`` leaves (see
+    :data:`_SHORT_VALUE`). Most values end in none: the pattern runs only after one of the
+    characters its match ends with (or a line break, before which its ``$`` also matches)."""
+    if not (value[-1:] in ".,;:?!\n" or value.endswith("quad")):
+        return value
+    if len(value) <= _SHORT_VALUE or value.endswith("\n"):
         return _TRAILING.sub("", value)
+    return _trailing_cut(value)
+
+
+def _trailing_cut(value: str) -> str:
+    """What ``_TRAILING.sub("", value)`` leaves, read from the end in linear time, for a value
+    that does not end in a line break. The units are taken longest first ("\\." before "."),
+    which never stops short of where the pattern's leftmost match starts: no unit ends in a
+    backslash."""
     cut = len(value)
     while unit := _trailing_unit(value, cut):
         cut -= unit
