@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from lm_eval_thinkbench.analyze import cli as analyze_cli
+from lm_eval_thinkbench import thinkbench
 from lm_eval_thinkbench.analyze.gold import read_gold
 from lm_eval_thinkbench.analyze.readers import read_path
 from lm_eval_thinkbench.analyze.samples import InputFormatError
@@ -316,7 +316,7 @@ def test_special_files_in_a_run_folder_are_skipped_with_a_warning(tmp_path, fmt,
 def test_a_named_run_that_is_not_a_file_is_one_line_of_the_command(tmp_path, kind, capsys):
     path = special_files(tmp_path)[kind]
     with within(10):
-        status = analyze_cli.main(["analyze", str(path), "-o", str(tmp_path / "out")])
+        status = thinkbench.main(["analyze", str(path), "-o", str(tmp_path / "out")])
     err = capsys.readouterr().err
     assert status == 2 and str(path) in err and err.count("\n") == 1
     if kind != "dir":  # a folder is read as a folder of logs: it holds none
@@ -349,7 +349,7 @@ def test_analyze_reports_every_sample_of_a_hostile_run(tmp_path, capsys):
     os.mkfifo(folder / "stuck.jsonl")
     out = tmp_path / "out"
     with within(120):
-        status = analyze_cli.main(
+        status = thinkbench.main(
             [
                 "analyze",
                 str(folder),
