@@ -151,8 +151,8 @@ def test_threads_take_turns_and_hand_over_only_while_waiting():
 
 
 def test_threaded_scoring_gives_the_records_of_one_by_one_scoring():
-    """Two threads against one: same records, in order, with documents that share a gold
-    (scored one after another) and others (overlapped)."""
+    """The default threads against one: same records, in order, with documents that share a
+    gold (scored one after another) and others (overlapped)."""
     golds = ["2", "5", "2", "\\frac{1}{2}", "2", "7"]
     docs = [{"problem": f"Problem {i}?", "answer": g} for i, g in enumerate(golds)]
     resps = [
@@ -161,5 +161,5 @@ def test_threaded_scoring_gives_the_records_of_one_by_one_scoring():
     ]
     serial = ThinkEfficiencyFilter()
     serial.threads = 1
-    assert ThinkEfficiencyFilter.threads == 2
+    assert ThinkEfficiencyFilter.threads > 1
     assert ThinkEfficiencyFilter().apply(resps, docs) == serial.apply(resps, docs)

@@ -26,15 +26,21 @@ from lm_eval_thinkbench.response import ModelResponse
 class ThinkEfficiencyFilter(RecordFilter):
     """Scores each response against its document's gold answer (``score.score_response``).
 
-    Two documents at once (``RecordFilter.threads``): a document waits for its checks in the
-    grading worker about a third of its time on real traces, and the other one's text work
-    fills that wait. Documents whose golds have the same normal form (as the grader keys its
+    Eight documents at once (``RecordFilter.threads``): a document waits for its checks in the
+    grading worker about a third of its time on real traces, and the others' text work fills
+    that wait. With two, both were often waiting at once (each document's first wait is its
+    final answer's check, right after it starts): on the 500 real Sky-T1 traces, on an idle
+    2-core machine, 2 threads gave 21-24 ms per document, 4 gave 19-21.5 and 8 gave 18-20
+    (``benchmarks/harness_overhead.py --threads``). The threads take turns, so more of them
+    cost no CPU; a real check takes well under a second, so the queue they make at the
+    grading worker stays far inside its wall-clock backstop. Documents whose golds have the
+    same normal form (as the grader keys its
     verdict cache: the gold as written, and without its unit as the locator grades it) are
     scored in order, one after another, so every record is what it is when scored alone in
     order.
     """
 
-    threads = 2
+    threads = 8
 
     def prepare(self) -> None:
         self.scoring = dataclasses.replace(settings.current().scoring, markers=self.markers)
