@@ -626,3 +626,53 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
     reasoning = "So 4 < t < 12.25.\n\nTherefore, there are 8 possible integer values for \\( t \\)."
     found = _first(reasoning, "8", grader, problem)
     assert (found.step_index, found.rule) == (1, "asked"), found
+
+
+# Misses read on all measured sets (held-out 1-9), each rule with its false-positive twin.
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step", "rule"),
+    [
+        # a computation and its result in one enumerated step are one value (held-out 7 idx 407)
+        (
+            "If $f(x)=\\dfrac{2}{x+1}$, then what is the value of $x$ with $f(x) = 1/5$?",
+            "Let's solve this step-by-step:\n\n1. Start with the equation \\( \\frac{2}{x+1} = "
+            "\\frac{1}{5} \\).\n2. Simplify the equation: \\( 10 = x + 1 \\).\n3. Solve for "
+            "\\( x \\): \\( x = 10 - 1 \\), so \\( x = 9 \\).\n\nTherefore, \\( x = 9 \\).",
+            "9",
+            1,
+            "asked",
+        ),
+        # a ratio of named lengths is a formula, not a second value; a term cut before its
+        # operand (``2 \\cdot`` of ``2 \\cdot \\text{adjacent}``) is no value (held-out 7 idx 45)
+        (
+            "In right triangle $ABC$ with $\\angle B = 90^\\circ$, we have $\\sin A = 2\\cos "
+            "A$.  What is $\\tan A$?",
+            "We relate the two sides.\n\n3. **Finding \\(\\tan A\\):**\n   \\[\n   \\tan A = "
+            "\\frac{\\text{opposite}}{\\text{adjacent}}\n   \\]\n   Using the relationship "
+            "\\(\\text{opposite} = 2 \\cdot \\text{adjacent}\\), we substitute:\n   \\[\n   "
+            "\\tan A = \\frac{2 \\cdot \\text{adjacent}}{\\text{adjacent}} = 2\n   \\]",
+            "2",
+            1,
+            "asked",
+        ),
+    ],
+)
+def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
+    found = _first(reasoning, gold, grader, problem)
+    assert (found.step_index, found.rule) == (step, rule), found
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold"),
+    [
+        # twin of idx 407: two results for x in enumerated steps are still a list of roots
+        (
+            "Find all values of $x$ with $x^2 - 7x + 6 = 0$.",
+            "We factor.\n\n1. The first root: \\( x = 6 \\).\n2. The second root: \\( x = 1 "
+            "\\).\n\nBoth must be checked.",
+            "6",
+        ),
+    ],
+)
+def test_measured_misses_twins_are_not_commitments(grader, problem, reasoning, gold):
+    assert _first(reasoning, gold, grader, problem).step_index is None

@@ -793,7 +793,7 @@ def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
     claims = state.claims[since:]
     seen: dict[tuple[str, int], set[str]] = {}
     for claim, segment in zip(claims, segments, strict=True):
-        if claim.names and not pending_operation(claim.value) and not _VARIABLE.search(claim.value):
+        if claim.names and _listable(claim.value):
             seen.setdefault((_key(claim.names[0]), segment), set()).add(_number_key(claim.value))
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
         key = (_key(claim.names[0]), segment) if claim.names else None
@@ -817,6 +817,24 @@ def pending_operation(value: str) -> bool:
     return bool(_PENDING.search(value))
 
 
+#: A formula still to be evaluated though no operator joins two numbers in it: a ratio of
+#: named lengths (``\\frac{\\text{opposite}}{\\text{adjacent}}``), a trigonometric function at a
+#: multiple of pi (``2^{1002} \\cos(501\\pi)``).
+_UNEVALUATED = re.compile(
+    r"\\[dt]?frac\s*\{[^{}]*\\text|(?:\\cdot|\\times|[-+*/×·])\s*\\text\s*\{\s*[A-Za-z]{3}"
+    r"|\\(?:sin|cos|tan|cot|sec|csc)(?![A-Za-z])[^=]{0,30}?\\pi"
+)
+
+
+def _listable(value: str) -> bool:
+    """Whether ``value`` can be one of several values listed for a name: a result, not a
+    formula (in other variables, ``-\\frac{a}{2}``) nor a computation still to be done
+    (``10 - 1`` before ``x = 9``, ``\\frac{900^\\circ}{7} - 90^\\circ``, ``\\cos(501\\pi)``):
+    "x = 10 - 1, so x = 9" gives x one value, computed, in enumerated steps as in a
+    sentence."""
+    return not (pending_operation(value) or _VARIABLE.search(value) or _UNEVALUATED.search(value))
+
+
 def _mark_enumerations(text: str, claims: list[Claim]) -> None:
     """Enumerated paragraphs ("1. x = 66", "2. x = -62") that give the same name different
     values list the solutions; none of them is chosen yet (a formula in other variables is no
@@ -834,7 +852,7 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
         last_item_end = end
     seen: dict[tuple[str, int], set[str]] = {}
     for i, run in items:
-        if claims[i].names and not _VARIABLE.search(claims[i].value):
+        if claims[i].names and _listable(claims[i].value):
             seen.setdefault((_key(claims[i].names[0]), run), set()).add(
                 _number_key(claims[i].value)
             )
@@ -1315,14 +1333,17 @@ _LEADING_SPACING = re.compile(r"^\\(?:displaystyle|quad)\s*")
 
 def _looks_like_value(value: str) -> bool:
     """A value has a digit, a constant, a bracketed tuple/matrix, or is a short expression; a
-    lone word or a sentence fragment is not one."""
-    if len(value) > 200 or not value:
+    lone word or a sentence fragment is not one, nor is a term cut before its operand
+    (``2 \\cdot`` of ``2 \\cdot \\text{adjacent}``, where the words end the math chain)."""
+    if len(value) > 200 or not value or _DANGLING.search(value):
         return False
     if re.search(r"[\d√π∞]|\\(?:pi|infty|sqrt|frac|begin|text)|\binfty\b", value):
         return True
     letters = re.sub(r"\\[A-Za-z]+|[^A-Za-z]", " ", value).split()
     return bool(letters) and all(len(w) <= 2 for w in letters) and len(value) <= 40
 
+
+_DANGLING = re.compile(r"(?:[-+*/×·÷]|\\cdot|\\times|\\div)\s*$")
 
 #: Math delimiters left in a name that mixes prose and math.
 _DELIMITERS = re.compile(r"\\[()\[\]]|\$")
