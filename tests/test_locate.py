@@ -655,6 +655,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a subject whose relative clause has its own "is" (held-out 8 idx 35)
+        (
+            "If $n \\equiv 2 \\pmod{7}$, then find the remainder when $(n + 2)(n + 4)(n + 6)$ "
+            "is divided by 7.",
+            "So the product is 192.\n\n4. **Finding the Remainder:**\n   To find the remainder "
+            "when 192 is divided by 7, we divide: $192 = 27 \\cdot 7 + 3$.\n   Therefore, the "
+            "remainder when $(n + 2)(n + 4)(n + 6)$ is divided by 7 is 3.",
+            "3",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -671,6 +682,12 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "We factor.\n\n1. The first root: \\( x = 6 \\).\n2. The second root: \\( x = 1 "
             "\\).\n\nBoth must be checked.",
             "6",
+        ),
+        # twin of idx 35: a value under a condition ("when the side is 3") stays conditional
+        (
+            "What is the area of the square?",
+            "We do not know the side yet.\n\nThe area when the side is 3 is 9.",
+            "9",
         ),
     ],
 )

@@ -883,7 +883,7 @@ def _chain(
     (if it sets names equal), or leave its subject open when it ends in a link ("the area
     is") for the clause that follows."""
     pending, state.pending = state.pending, None
-    clause = _merge_terms(clause)
+    clause = _relative_subject(text, _merge_terms(clause))
     terms = [t for t in clause if t.kind == "term"]
     links = [t for t in clause if t.kind == "link"]
     if not terms:
@@ -978,6 +978,29 @@ def _chain(
         extra.add("option")
     after = _subject(text, terms[-1]) if value_at < len(terms) - 1 else None
     _add(text, state, terms[: value_at + 1], value, flags | extra, sentence, pending, after)
+
+
+def _relative_subject(text: str, clause: list[_Tok]) -> list[_Tok]:
+    """A subject whose relative clause has a copula of its own ("the remainder when $N$ is
+    divided by 7 is 3", "the smallest $n$ for which the sum is a square is 17") as one term:
+    the clause's first "is" (or "are") belongs to the relative clause, and the value to the
+    link after it."""
+    if (
+        len(clause) < 5
+        or [t.kind for t in clause[:4]] != ["term", "link", "term", "link"]
+        or text[clause[1].start : clause[1].end].strip().lower() not in ("is", "are")
+        or clause[3].what != "is"
+        or not _RELATIVE_MARK.search(text, clause[0].start, clause[0].end)
+        or _PLAIN_NUMBER.fullmatch(text[clause[2].start : clause[2].end].strip(" $"))
+    ):  # "the area when r is 3 is 9": a value under a condition, read as one
+        return clause
+    first, link, middle = clause[:3]
+    pieces = (*first.pieces, (link.start, link.end, False), *middle.pieces)
+    return [_Tok("term", first.start, middle.end, pieces=pieces), *clause[3:]]
+
+
+#: A relative clause inside a noun phrase: "the remainder when", "the number of $n$ for which".
+_RELATIVE_MARK = re.compile(r"(?i)\w\s+(?:when|where|for\s+which|in\s+which|such\s+that)\s")
 
 
 @lru_cache(maxsize=_MEMO)
@@ -1360,7 +1383,14 @@ def _subject_of(raw: str, math: bool) -> str | None:
     if math:
         return _clean(raw) or None
     folded = _folded(raw)  # the twin: ten times faster on this backtracking pattern
-    cut = _SUBJECT_CUT.match(raw) if folded is None else _SUBJECT_CUT_FOLDED.match(folded)
+    # not inside a relative clause ("the remainder when N is divided by 7"): its "when" or
+    # "that" starts no new subject
+    mark = _RELATIVE_MARK.search(raw)
+    head = mark.start() + 1 if mark and _LEAD.sub("", raw[: mark.start() + 1]).strip() else len(raw)
+    pattern, subject = (_SUBJECT_CUT, raw) if folded is None else (_SUBJECT_CUT_FOLDED, folded)
+    cut = pattern.match(subject, 0, head)
+    if head < len(raw) and cut and not raw[cut.end() : head].strip():
+        cut = pattern.match(subject)  # "that when x is 2, ...": no noun before the clause
     if cut and not re.search(r"\w", raw[cut.end() :]):
         cut = None
     rest = raw[cut.end() :] if cut else raw
