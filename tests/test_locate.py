@@ -666,6 +666,18 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # its head noun is the one before the relative clause ("remainder", not "term"):
+        # Sky-T1 idx 335
+        (
+            "The Fibonacci sequence is the sequence 1, 1, 2, 3, 5, $\\ldots$ where each term is "
+            "the sum of the previous two terms. What is the remainder when the "
+            "$100^{\\mathrm{th}}$ term of the sequence is divided by 4?",
+            "The residues repeat every 6 terms.\n\nSo, the remainder when the 100th term of "
+            "the Fibonacci sequence is divided by 4 is 3.",
+            "3",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):

@@ -131,8 +131,10 @@ _ORDINALS = frozenset(
 def head_word(name: str) -> str | None:
     """The noun a name is about: the last specific word before "of" (participles skipped:
     "total miles walked" -> "mile"), or the first after it when that one is generic ("the sum
-    of the roots" -> "root")."""
+    of the roots" -> "root"), in the noun phrase before a relative clause ("the remainder when
+    the 100th term is divided by 4" -> "remainder")."""
     plain = re.sub(r"\\\(.*?\\\)|\$[^$]*\$|\\[A-Za-z]+", " ", name)
+    plain = _RELATIVE_CLAUSE.split(plain, 1)[0]
     before, _, after = plain.partition(" of ")
     for part, last in ((before, True), (after, False)):
         words = [w.lower() for w in _WORD.findall(part)]
@@ -143,6 +145,9 @@ def head_word(name: str) -> str | None:
         if specific:
             return _stem(specific[-1] if last else specific[0])
     return None
+
+
+_RELATIVE_CLAUSE = re.compile(r"(?i)\s(?:when|where|for\s+which|in\s+which|such\s+that)\s")
 
 
 @lru_cache(maxsize=_MEMO)

@@ -883,7 +883,7 @@ def _chain(
     (if it sets names equal), or leave its subject open when it ends in a link ("the area
     is") for the clause that follows."""
     pending, state.pending = state.pending, None
-    clause = _relative_subject(text, _merge_terms(clause))
+    clause, condition = _relative_subject(text, _merge_terms(clause))
     terms = [t for t in clause if t.kind == "term"]
     links = [t for t in clause if t.kind == "link"]
     if not terms:
@@ -977,26 +977,36 @@ def _chain(
     if subject and _PLURAL_SUBJECT.match(subject) and not _OPENING_BRACKET.match(value[1]):
         extra.add("option")
     after = _subject(text, terms[-1]) if value_at < len(terms) - 1 else None
+    before = len(state.claims)
+    if condition is not None:
+        extra.add("condition")
     _add(text, state, terms[: value_at + 1], value, flags | extra, sentence, pending, after)
+    if condition is not None:
+        for i in range(before, len(state.claims)):
+            state.claims[i] = replace(state.claims[i], condition=condition)
 
 
-def _relative_subject(text: str, clause: list[_Tok]) -> list[_Tok]:
+def _relative_subject(text: str, clause: list[_Tok]) -> tuple[list[_Tok], str | None]:
     """A subject whose relative clause has a copula of its own ("the remainder when $N$ is
     divided by 7 is 3", "the smallest $n$ for which the sum is a square is 17") as one term:
     the clause's first "is" (or "are") belongs to the relative clause, and the value to the
-    link after it."""
+    link after it. A relative clause that sets something to a number ("the area when the side
+    is 3 is 9") is the condition the value depends on, returned with the clause unchanged."""
+    mark = None
     if (
-        len(clause) < 5
-        or [t.kind for t in clause[:4]] != ["term", "link", "term", "link"]
-        or text[clause[1].start : clause[1].end].strip().lower() not in ("is", "are")
-        or clause[3].what != "is"
-        or not _RELATIVE_MARK.search(text, clause[0].start, clause[0].end)
-        or _PLAIN_NUMBER.fullmatch(text[clause[2].start : clause[2].end].strip(" $"))
-    ):  # "the area when r is 3 is 9": a value under a condition, read as one
-        return clause
+        len(clause) >= 5
+        and [t.kind for t in clause[:4]] == ["term", "link", "term", "link"]
+        and text[clause[1].start : clause[1].end].strip().lower() in ("is", "are")
+        and clause[3].what == "is"
+    ):
+        mark = _RELATIVE_MARK.search(text, clause[0].start, clause[0].end)
+    if mark is None:
+        return clause, None
     first, link, middle = clause[:3]
+    if _PLAIN_NUMBER.fullmatch(text[middle.start : middle.end].strip(" $")):
+        return clause, text[mark.end() : middle.end]
     pieces = (*first.pieces, (link.start, link.end, False), *middle.pieces)
-    return [_Tok("term", first.start, middle.end, pieces=pieces), *clause[3:]]
+    return [_Tok("term", first.start, middle.end, pieces=pieces), *clause[3:]], None
 
 
 #: A relative clause inside a noun phrase: "the remainder when", "the number of $n$ for which".
