@@ -705,3 +705,101 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
 )
 def test_measured_misses_twins_are_not_commitments(grader, problem, reasoning, gold):
     assert _first(reasoning, gold, grader, problem).step_index is None
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step", "rule"),
+    [
+        # "In how many ways ... to give ...?" asks for a number of ways (held-out 10 idx 111)
+        (
+            "In how many ways can he pick 3 boys and 2 girls to give a group presentation "
+            "tomorrow?",
+            "C(7,3) is 35 and C(4,2) is 6.\n\nSo, there are 210 different ways Mr. Brennan can "
+            "choose 3 boys and 2 girls from his class.",
+            "210",
+            1,
+            "asked",
+        ),
+        # a count before hyphenated adjectives and its noun (held-out 10 idx 378)
+        (
+            "For how many two-digit primes is the sum of the digits equal to 8?",
+            "So, the primes that satisfy the condition are 17, 53, and 71.\n\nTherefore, there "
+            "are 3 such two-digit prime numbers where the sum of the digits equals 8.",
+            "3",
+            1,
+            "asked",
+        ),
+        # a name in words written as math: \text{Profit} (held-out 10 idx 27)
+        (
+            "If it cost the math club $\\$15$ to bake these items, what was their profit?",
+            "$$\\text{Revenue} = 18 + 40 + 35 = 93$$\n\n"
+            "$$\\text{Profit} = 93 - 15 = 78 \\text{ dollars}$$",
+            "78",
+            1,
+            "asked",
+        ),
+        # "between 100 and 200" stays in the subject (held-out 10 idx 158)
+        (
+            "What is the sum of all of the multiples of 7 between 100 and 200?",
+            "The terms run from 105 to 196.\n\nTherefore, the sum of all multiples of 7 between "
+            "100 and 200 is 2107.",
+            "2107",
+            1,
+            "asked",
+        ),
+        # an adverb after the link: "is currently 10 years old" (held-out 10 idx 231)
+        (
+            "How many years old is Chris now?",
+            "So a = 6.\n\nTherefore, Chris is currently 10 years old.",
+            "10",
+            1,
+            "asked",
+        ),
+    ],
+)
+def test_long_cot_statements_of_the_asked_quantity(grader, problem, reasoning, gold, step, rule):
+    """Statements of the asked quantity that a cut long-CoT trace makes with no box after them
+    count by themselves."""
+    found = _first(reasoning, gold, grader, problem)
+    assert (found.step_index, found.rule) == (step, rule), found
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold"),
+    [
+        # a count of something else than the ways asked for
+        (
+            "In how many ways can he pick 3 boys and 2 girls to give a group presentation "
+            "tomorrow?",
+            "The school is big.\n\nSo, there are 210 seats in the hall.",
+            "210",
+        ),
+        (
+            "For how many two-digit primes is the sum of the digits equal to 8?",
+            "Among them, there are 3 odd digits.",
+            "3",
+        ),
+        # the revenue is an intermediate of the asked profit
+        (
+            "If it cost the math club $\\$15$ to bake these items, what was their profit?",
+            "$$\\text{Revenue} = 18 + 40 + 35 = 93$$\n\n"
+            "$$\\text{Profit} = 93 - 15 = 78 \\text{ dollars}$$",
+            "93",
+        ),
+    ],
+)
+def test_long_cot_statements_of_other_quantities(grader, problem, reasoning, gold):
+    assert _first(reasoning, gold, grader, problem).step_index is None
+
+
+def test_between_joins_a_range_not_two_clauses():
+    """The "and" of "between 100 and 200" joins the range; an "and" further on still ends
+    its clause."""
+    from lm_eval_thinkbench.locate.claims import read
+
+    claims = read("Therefore, the sum of all multiples of 7 between 100 and 200 is 2107.").claims
+    assert [(c.value, c.names) for c in claims] == [
+        ("2107", ("the sum of all multiples of 7 between 100 and 200",))
+    ]
+    claims = read("Pick n between 1 and 10 and m is 6.").claims
+    assert [(c.value, c.names) for c in claims] == [("6", ("m",))]

@@ -253,6 +253,8 @@ class Asked:
             and self.matches(qualified["core"])
         ):
             return True
+        if spelled := _TEXT_NAME.fullmatch(name):  # "\text{Profit} = 93 - 15 = 78"
+            name = spelled["words"]
         specific = content_words(name) - GENERIC
         if not specific:
             return False
@@ -289,6 +291,10 @@ class Asked:
 
 
 _FORMULA_MARK = re.compile(r"\d|\\[A-Za-z]")
+#: A name in words written as math: ``\text{Profit}``, ``\mathrm{Total cost}``.
+_TEXT_NAME = re.compile(
+    r"\s*\\(?:text|mathrm|textbf|textit|mbox)\s*\{(?P<words>[A-Za-z][A-Za-z '-]*)\}\s*"
+)
 #: A noun phrase and the prepositional phrase after it ("the smallest real number | in this
 #: domain"); "of" belongs to the head ("the sum of the roots").
 _PREPOSITION = re.compile(r"(?i)\s(?:in|on|at|for|from|with|among|between|over|under|within)\s")
@@ -464,17 +470,22 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
                     math.add(name_key(inner))
                     taken = True
                 at = span.end
-        last_verb = verbs[-1] if verbs else None
         for m in _SOLVE_FOR.finditer(sentence):  # "Solve the following equation for $x$"
             math.add(name_key(m.group("var")))
         math |= _solved_variable(sentence)
-        phrase = sentence[last_verb.end() :] if last_verb else sentence
-        head = noun_phrase(re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase))
-        if last_verb and last_verb.group().lower().startswith("how"):
-            head = "number of " + head
-        found = content_words(head)
-        if found - GENERIC:
-            words.append(found)
+        # the noun phrase after the last asking verb, and after a "how many" before it: "In
+        # how many ways can he pick 3 boys ... to give a presentation?" asks for a number of
+        # ways, not for a presentation
+        counted = [v for v in verbs[:-1] if v.group().lower().startswith("how")]
+        askers: list[re.Match[str] | None] = [*counted[-1:], *verbs[-1:]]
+        for asker in askers or [None]:
+            phrase = sentence[asker.end() :] if asker else sentence
+            head = noun_phrase(re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase))
+            if asker and asker.group().lower().startswith("how"):
+                head = "number of " + head
+            found = content_words(head)
+            if found - GENERIC:
+                words.append(found)
     return math, words
 
 

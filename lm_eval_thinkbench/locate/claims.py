@@ -148,7 +148,7 @@ _PROSE_PHRASES = (
     r"|yields|makes|get|gets|got|obtain)\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
-    r"|always|equal\s+to)\b)*)"
+    r"|always|currently|presently|equal\s+to)\b)*)"
     r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
     r"|\b(?:and|but|so|then|thus|hence"
     r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"
@@ -437,6 +437,10 @@ def _prose_tokens(
     depth = 0
     for m in _prose_matches(text, start, end, folded):
         brk = m.group("brk")
+        if brk and brk.lower() == "and":
+            begin = toks[-1].start if at == start and toks and toks[-1].kind == "term" else at
+            if _BETWEEN.search(text, begin, m.start()):
+                continue  # "the sum of the multiples of 7 between 100 and 200 is 2107"
         if brk == ",":
             depth = _bracket_depth(text, scanned, m.start(), depth)
             scanned = m.start()
@@ -477,6 +481,10 @@ def _prose_matches(
             yield first
             at = first.end()
     yield from scan.finditer(text, at, end)
+
+
+#: "between" and one or two words before an "and": the "and" joins a range, not clauses.
+_BETWEEN = re.compile(r"(?i)\bbetween\s+\S+(?:\s+\S+)?\s*$")
 
 
 def _bracket_depth(text: str, start: int, at: int, depth: int) -> int:
@@ -1036,11 +1044,11 @@ def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
 
 
 #: A number with its unit in prose: "$10 more", "36 miles", "4 beakers".
-#: The plural noun after a prose value, possibly after one or two adjectives ("3 distinct
-#: ways", "8 possible integer values").
+#: The plural noun after a prose value, possibly after up to three adjectives ("3 distinct
+#: ways", "8 possible integer values", "3 such two-digit prime numbers"), read whole.
 _PLURAL_UNIT = re.compile(
-    r"\s*(?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z]{3,}(?<!s)\s+){0,2}"
-    r"([A-Za-z]{2,}s)\b"
+    r"\s*((?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z][a-z-]{2,}(?<![s-])"
+    r"\s+){0,3}[A-Za-z]{2,}s)\b"
 )
 _MENTION = re.compile(
     r"(?<![\w.$\\^_])(?P<dollar>\$)?(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
@@ -1131,8 +1139,11 @@ def _add(
             names.append(name)
     if after:
         names.append(after)
-    if unit and unit.lower() not in _NOT_UNITS:
-        names.append(f"number of {unit}")  # "11 integers": the number of integers
+    noun = unit.split()[-1] if unit else None
+    if unit and noun and noun.lower() not in _NOT_UNITS:
+        names.append(f"number of {noun}")  # "11 integers": the number of integers
+        if unit != noun:  # "3 such two-digit prime numbers": a number of two-digit primes
+            names.append(f"number of {unit}")
     lhs = None
     if len(terms) > 1:
         lhs = _name(text, terms[0]) if terms[0].math else _math_tail(text, terms[0])
@@ -1255,9 +1266,10 @@ def _value_of(
         return None
     if any(w in _OPERATOR_WORDS for w in value.lower().split()):
         value = _spoken_operators(value)
-    unit = _PLURAL_UNIT.match(raw, kept_end)  # a plural noun: "36 miles", "3 distinct ways"
+    # a plural noun with its adjectives: "36 miles", "3 distinct ways"
+    unit = _PLURAL_UNIT.match(raw, kept_end)
     at = raw.find(value)
-    return max(at, 0), value, unit.group(1) if unit else None
+    return max(at, 0), value, " ".join(unit.group(1).split()) if unit else None
 
 
 _NAMED_WORD = re.compile(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)")
