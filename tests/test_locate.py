@@ -678,6 +678,19 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a value computed while substituting a given into the asked formula (held-out 9
+        # idx 845): the substitution checks nothing
+        (
+            "If $a_{1}=1, a_{2}=0$, and $a_{n+1}=a_{n}+\\frac{a_{n+2}}{2}$ for all $n \\geq "
+            "1$, compute $a_{2004}$.",
+            "Thus \\[a_n = 2^{n/2} \\cos\\left(\\frac{n\\pi}{4}\\right).\\]\n\nTo find "
+            "\\(a_{2004}\\), we substitute \\(n = 2004\\): \\[a_{2004} = 2^{1002} "
+            "\\cos(501\\pi).\\] Since \\(\\cos(501\\pi) = -1\\), we have: \\[a_{2004} = "
+            "2^{1002} \\cdot (-1) = -2^{1002}.\\]\n\nTherefore \\[\\boxed{-2^{1002}}.\\]",
+            "-2^{1002}",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -700,6 +713,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "What is the area of the square?",
             "We do not know the side yet.\n\nThe area when the side is 3 is 9.",
             "9",
+        ),
+        # twin of idx 845: plugging a candidate for the asked x into the equation checks it
+        (
+            "Find all values of $x$ that satisfy the equation $x = \\!\\sqrt{11-2x} + 4$.",
+            "The roots of the squared equation are 5 and 1.\n\nSubstituting \\(x = 5\\) "
+            "into the equation, we get \\(x = \\sqrt{11 - 10} + 4 = 5\\).",
+            "5",
         ),
     ],
 )

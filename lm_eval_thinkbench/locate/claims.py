@@ -195,9 +195,13 @@ _HYPOTHESIS_START = re.compile(
     r"|substitute|say|guess|pick|choose|take))\b"
 )
 _CHECK_ANYWHERE = re.compile(
-    r"(?i)\b(?:plug(?:ging|ged)?|substitut\w*|let(?:'s|\s+(?:me|us))\s+(?:try|test|check"
+    r"(?i)\b(?:let(?:'s|\s+(?:me|us))\s+(?:try|test|check"
     r"|verify)|to\s+(?:check|verify|test)|double[- ]check\w*|sanity)\b"
 )
+#: Substituting a value ("plugging in x = 5", "we substitute n = 2004"): a check of the value
+#: plugged in, unless the sentence computes the asked quantity from a given (see
+#: ``locate.commit``), so a flag of its own.
+SUBSTITUTION = re.compile(r"(?i)\b(?:plug(?:ging|ged|s)?|substitut\w*)\b")
 #: Words that make the values around them options, not commitments.
 _OPTION_WORDS = re.compile(
     r"(?i)\b(?:maybe|perhaps|possibly|either|candidates?|options?|guess|guessing|or\s+so"
@@ -255,6 +259,7 @@ class Claim:
     "if"/"when" clause a claim depends on (flag "condition"): "when x = 4, the value is 11" is
     a commitment when x = 4 is what the problem gives, a hypothesis otherwise. ``flags``:
     "question", "hypothesis", "condition", "premise" (the condition itself), "check",
+    "substitution" (a value plugged in),
     "option", "intermediate", "list", "header", "negated", "approx", "mention", "boxed",
     "bound" (the right side of an inequality, in its math: "n \\geq \\frac{9216}{144} = 64").
     """
@@ -741,8 +746,8 @@ _FOR_LATER = re.compile(
 
 def sentence_flags(sentence: str) -> frozenset[str]:
     """What a whole sentence says about the values in it: "question", "hypothesis" (it opens
-    with "if", "suppose", "let's try", ...), "check", "option" (maybe, perhaps, not sure),
-    "intermediate" ("which I need later")."""
+    with "if", "suppose", "let's try", ...), "check", "substitution" ("plugging in"), "option"
+    (maybe, perhaps, not sure), "intermediate" ("which I need later")."""
     return _sentence_flags(sentence.strip())
 
 
@@ -774,7 +779,12 @@ def _cues(
     return hypothesis, re.compile(either, flags), tuple(cues)
 
 
-_FLAG_CUES = (("check", _CHECK_ANYWHERE), ("option", _OPTION_WORDS), ("intermediate", _FOR_LATER))
+_FLAG_CUES = (
+    ("check", _CHECK_ANYWHERE),
+    ("substitution", SUBSTITUTION),
+    ("option", _OPTION_WORDS),
+    ("intermediate", _FOR_LATER),
+)
 _SENTENCE_CUES = _cues(_HYPOTHESIS_START, _FLAG_CUES)
 _SENTENCE_CUES_FOLDED = _cues(
     _twin(_HYPOTHESIS_START), [(flag, _twin(cue)) for flag, cue in _FLAG_CUES]

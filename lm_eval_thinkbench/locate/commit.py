@@ -53,6 +53,7 @@ from lm_eval_thinkbench.locate.asked import (
     problem_variables,
 )
 from lm_eval_thinkbench.locate.claims import (
+    SUBSTITUTION,
     Claim,
     Reading,
     pending_operation,
@@ -74,8 +75,8 @@ _ASIDE = frozenset(("option", "intermediate"))
 #: Flags that make a claim no commitment.
 _REJECT = frozenset(
     (
-        "question", "hypothesis", "premise", "check", "option", "intermediate", "list",
-        "header", "negated", "bound",
+        "question", "hypothesis", "premise", "check", "substitution", "option", "intermediate",
+        "list", "header", "negated", "bound",
     )
 )  # fmt: skip
 #: Names that say "the asked quantity" in so many words: "the answer", "the value we are
@@ -233,7 +234,7 @@ _TEXT_GOLD = re.compile(r"\\text\s*\{\s*([A-Za-z][A-Za-z-]+)\s*\}")
 _INTERVAL_GOLD = re.compile(
     r"\\cup|\\infty|^\s*(?:[a-z]\s*\\in\s*)?(?:\\left)?[(\[].*,.*(?:\\right)?[)\]]\s*$"
 )
-_DOUBTFUL = frozenset(("question", "hypothesis", "check", "premise", "negated"))
+_DOUBTFUL = frozenset(("question", "hypothesis", "check", "substitution", "premise", "negated"))
 
 
 def _listed(claims: Sequence[Claim]) -> list[Claim]:
@@ -356,10 +357,13 @@ def _candidates(
     rows = len(re.split(r"\\\\", column.group(1))) if column else 0
     out: list[_Candidate] = []
     openers: list[_Opener] = []
+    plugged = _plugged(claims)
     for claim in claims:
         flags = claim.flags
         if "boxed" in flags:  # "the direction she is facing when she finishes is \\boxed{east}"
             flags = flags - {"condition", "premise"}
+        if "substitution" in flags and _computes_asked(claim, asked, plugged):
+            flags = flags - {"substitution"}
         if flags & _REJECT or ("approx" in flags and not gold_decimal):
             continue
         if "condition" in flags and not _given(claim.condition, problem_key):
@@ -387,6 +391,30 @@ def _candidates(
         elif kind == "boxed" or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
     return out, openers
+
+
+def _plugged(claims: Sequence[Claim]) -> dict[tuple[int, int], set[str]]:
+    """For each sentence that substitutes, the keys of what it plugs in: the left sides of
+    its claims named with the verb ("we substitute \\(n = 2004\\)", "plugging in x = 5")."""
+    out: dict[tuple[int, int], set[str]] = {}
+    for claim in claims:
+        named = claim.names and SUBSTITUTION.search(claim.names[0])
+        if "substitution" in claim.flags and claim.lhs and named:
+            out.setdefault(claim.sentence, set()).add(name_key(claim.lhs))
+    return out
+
+
+def _computes_asked(claim: Claim, asked: Asked, plugged: dict[tuple[int, int], set[str]]) -> bool:
+    """Whether a claim in a sentence that substitutes computes the asked quantity from what is
+    plugged in ("we substitute n = 2004: a_{2004} = ... = -2^{1002}" when the question asks
+    for ``a_{2004}``), rather than plugging in a candidate for it ("substituting x = 5: ...")
+    or checking another formula: its first name is an asked one, not the substituted value's,
+    and nothing asked is what the sentence plugs in."""
+    if not claim.names or SUBSTITUTION.search(claim.names[0]):
+        return False
+    if not asked.matches(claim.names[0]):
+        return False
+    return not any(asked.matches(key) for key in plugged.get(claim.sentence, ()))
 
 
 def _kind(claim: Claim, asked: Asked) -> str | None:
