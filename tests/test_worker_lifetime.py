@@ -1,8 +1,8 @@
 """A killed ``thinkbench analyze`` leaves no process behind.
 
-SIGKILL runs no cleanup, so only the kernel can stop the workers: the scoring processes
-(forked by analyze) and their graders' math-verify processes (forked by each scoring process,
-or by analyze itself with one worker) must all be gone seconds after the parent is.
+SIGKILL runs no cleanup, so only the kernel can stop the workers: the scoring processes and
+the grading (math-verify) worker they share, all forked by analyze, must all be gone seconds
+after the parent is.
 
 Orphans are adopted by the nearest "subreaper", normally PID 1; some sandboxes' PID 1 kills
 whatever it adopts, which would hide the leak. So a watcher process declares itself the
@@ -81,11 +81,11 @@ for pid in alive:
 
 
 def test_sigkill_of_analyze_ends_every_worker(tmp_path):
-    """Two scoring workers with a grader worker each: four processes below analyze (left
-    running for good before: each blocked writing a result no one reads)."""
+    """Two scoring workers and the grading worker they share: three processes below analyze
+    (left running for good before: each blocked writing a result no one reads)."""
     if not SKY_T1.is_file():
         pytest.fail(f"shared data missing: {SKY_T1}")
-    expected = 4
+    expected = 3
     analyze = [sys.executable, "-m", "lm_eval_thinkbench.thinkbench", "analyze", str(SKY_T1)]
     options = ["-o", str(tmp_path), "--workers", "2", "--no-plots", "--no-progress"]
     report = _watch([*analyze, *options], expected)

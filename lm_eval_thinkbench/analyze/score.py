@@ -37,7 +37,7 @@ from lm_eval_thinkbench.locate.rule import (
     find_statements,
     locate_first_correct,
 )
-from lm_eval_thinkbench.math.grader import default_grader
+from lm_eval_thinkbench.math.grader import Grader, GraderService, SharedGrader, default_grader
 from lm_eval_thinkbench.math500.score import SampleRecord, grade_response, score_graded
 from lm_eval_thinkbench.settings import Settings
 from lm_eval_thinkbench.steps import Span
@@ -55,6 +55,10 @@ if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judg
 
 #: Below this many samples, forking workers costs more than it saves.
 MIN_SAMPLES_PER_WORKER = 32
+
+#: A scoring process's grader (set as it starts): its checks run in the analysing process's
+#: grading worker, which every scoring process shares (see :func:`_start_pool`).
+_shared_grader: Grader | None = None
 
 Steps = list[Span] | LocatorFailure
 Located = FirstCorrect | LocatorFailure
@@ -139,7 +143,7 @@ def score_samples(
         )
     workers = min(options.workers, max(1, len(samples) // MIN_SAMPLES_PER_WORKER))
     markers = run_markers(samples, options.config.markers)
-    pool = _start_pool(options, workers) if workers > 1 else None
+    pool, service = _start_pool(options, workers) if workers > 1 else (None, None)
     dropped: Counter[tuple[str, str]] = Counter()
     try:
         if judge is None or not options.config.needs_judge:
@@ -153,6 +157,8 @@ def score_samples(
     finally:
         if pool is not None:  # every result is in: the workers stop while the report is made
             pool.shutdown(wait=False, cancel_futures=True)
+        if service is not None:
+            service.close()
     return ScoreResult(scored, dropped)
 
 
@@ -263,7 +269,7 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
     config = replace(options.config, markers=job.markers)
     sample = job.sample
     counter = options.counter(sample.model)
-    grader = default_grader()
+    grader = _shared_grader or default_grader()
     response = mark_length_stop(sample.response, sample.max_gen_toks, counter.count)
     graded = grade_response(response, sample.gold, config, grader)
     reasoning = graded.trace.thought  # the text the judge saw, split the same way
@@ -314,44 +320,51 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
 # ----- worker processes -----------------------------------------------------------------------
 
 
-def _start_pool(options: ScoreOptions, workers: int) -> ProcessPoolExecutor:
-    """Fork the workers now (before any other thread exists) and wait until they run.
+def _start_pool(options: ScoreOptions, workers: int) -> tuple[ProcessPoolExecutor, GraderService]:
+    """Fork the workers now (before any other thread exists) and wait until they run; then
+    start the grading worker they share.
 
     The tokenizer is loaded first, so every worker inherits it instead of loading its own, and
     then frozen out of the cyclic garbage collector with everything else loaded so far: a
     worker's collections would otherwise walk (and so copy, page by page) the whole inherited
     heap, which costs more CPU than the scoring itself saves (the Python docs' recipe for fork
     without exec). This process unfreezes once the workers exist, so a long-lived caller (a
-    notebook) keeps collecting its own garbage. math-verify is not loaded here: only the
-    workers' graders need it, and each imports it beside its worker's first samples.
+    notebook) keeps collecting its own garbage. math-verify is not loaded here: the grading
+    worker imports it while the scoring workers start on their first samples. One grading
+    worker serves every scoring process (a :class:`GraderService` here, a
+    :class:`SharedGrader` in each): math-verify is imported and its parser's prediction cache
+    warmed once, which one worker per scoring process did twice, for more CPU than the
+    waiting for a shared worker costs.
     """
     specs = options.specs()
     for spec in specs:
         get_counter(spec)
+    service = GraderService()
     gc.freeze()
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=multiprocessing.get_context("fork"),
         initializer=_init_worker,
-        initargs=(specs, os.getpid()),
+        initargs=(specs, os.getpid(), service.client()),
     )
     try:
         for ready in [pool.submit(os.getpid) for _ in range(workers)]:
             ready.result()
     finally:
         gc.unfreeze()
-    return pool
+    service.serve()
+    return pool, service
 
 
-def _init_worker(specs: list[str | None], parent: int) -> None:
+def _init_worker(specs: list[str | None], parent: int, service: tuple[str, bytes, float]) -> None:
     """Die with ``parent`` (a killed analyze leaves no worker behind; the pool forks every
     worker from the thread that made it, which outlives the pool), load the counters and
-    start the worker's grader: its process imports math-verify while this one scores the first
-    samples, and dies with this one."""
+    make the worker's grader, which checks in the parent's shared grading worker."""
+    global _shared_grader
     die_with_parent(parent)
     for spec in specs:
         get_counter(spec)
-    default_grader(preload=False).start(wait=False)
+    _shared_grader = SharedGrader(service)
 
 
 # ----- judge calls ------------------------------------------------------------------------------

@@ -64,6 +64,7 @@ from concurrent.futures import TimeoutError as FutureTimeoutError
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
+from multiprocessing.connection import Client, Connection, Listener
 from multiprocessing.util import Finalize
 from typing import Any
 
@@ -76,7 +77,16 @@ from .rewrite import prepare_candidate, rewrite_answer
 from .screen import surely_different
 from .verify import MAX_ANSWER_CHARS, braces_balanced, normalize
 
-__all__ = ["DEADLINE_ENV", "WALL_BACKSTOP", "FirstMatch", "Grader", "Verdict", "default_grader"]
+__all__ = [
+    "DEADLINE_ENV",
+    "WALL_BACKSTOP",
+    "FirstMatch",
+    "Grader",
+    "GraderService",
+    "SharedGrader",
+    "Verdict",
+    "default_grader",
+]
 
 #: Environment variable read by :func:`default_grader`: worker CPU seconds per symbolic check.
 DEADLINE_ENV = "THINKBENCH_GRADE_DEADLINE"
@@ -577,6 +587,113 @@ class Grader:
             else:
                 return
         broken.stop()
+
+
+class GraderService:
+    """One grader's workers, lent to processes forked from this one (``thinkbench analyze``'s
+    scoring processes), so that math-verify is imported and its parser's prediction cache
+    warmed once for the whole run instead of once per process.
+
+    Each borrower holds a :class:`SharedGrader` (see :meth:`client`): its fast path, screen,
+    verdict cache and call loop run in the borrower as in a :class:`Grader`, and only each
+    worker call (``Grader._run_call``: the deadlines, the progress file, the wall-clock
+    backstop) runs here, on a thread per borrower, so every limit means what it means for a
+    grader of one's own. The listener is a Unix socket in a private temporary folder, with
+    the process's authentication key.
+
+    Make it in the main thread (its grader's workers are forked there and die with this
+    process) before forking the borrowers; call :meth:`serve` once they are forked (no thread
+    runs before), and :meth:`close` when they are done.
+    """
+
+    def __init__(self) -> None:
+        """The grader is made as :func:`default_grader` makes its own (deadline from
+        ``THINKBENCH_GRADE_DEADLINE``), its workers importing math-verify themselves."""
+        self.grader = Grader(deadline=_deadline_from_env(), preload=False)
+        self._authkey = multiprocessing.current_process().authkey
+        self._listener = Listener(family="AF_UNIX", authkey=self._authkey)
+        self._closing = False
+
+    def client(self) -> tuple[str, bytes, float]:
+        """What a borrower passes to :class:`SharedGrader` (the address, the key, the
+        deadline), plain data that survives a fork or a pickle."""
+        return self._listener.address, self._authkey, self.grader.deadline
+
+    def serve(self) -> None:
+        """Start the workers (the first one forked from this, the calling, thread) and the
+        thread that accepts borrowers."""
+        self.grader.start(wait=False)
+        threading.Thread(target=self._accept, name="grader-service", daemon=True).start()
+
+    def close(self) -> None:
+        """Stop accepting and stop the workers: a borrower's next call is an ``"error"``, and
+        the thread serving it ends when it hangs up."""
+        self._closing = True
+        self._listener.close()
+        self.grader.close()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                connection = self._listener.accept()
+            except (OSError, EOFError, multiprocessing.AuthenticationError):
+                if self._closing:
+                    return
+                continue
+            threading.Thread(target=self._serve, args=(connection,), daemon=True).start()
+
+    def _serve(self, connection: Connection) -> None:
+        """Run one borrower's calls in turn until it hangs up."""
+        try:
+            while True:
+                gold, candidates, budget, wall_end = connection.recv()
+                connection.send(self.grader._run_call(gold, candidates, budget, wall_end))
+        except (OSError, EOFError):  # the borrower hung up (or ended)
+            connection.close()
+
+
+class SharedGrader(Grader):
+    """A :class:`Grader` whose worker calls run in a :class:`GraderService`'s workers (in the
+    process that lent them); everything else runs here. A service that is gone makes each
+    call an ``"error"``, as a broken pool does."""
+
+    def __init__(self, service: tuple[str, bytes, float], cache_size: int = 100_000) -> None:
+        address, self._authkey, deadline = service
+        super().__init__(deadline=deadline, cache_size=cache_size, preload=False)
+        self._address = address
+        self._connection: Connection | None = None
+        self._call_lock = threading.Lock()
+
+    def start(self, wait: bool = True) -> None:
+        """Connect to the service now (its workers are its own to start)."""
+        with self._call_lock:
+            self._connect()
+
+    def close(self) -> None:
+        with self._call_lock:
+            if self._connection is not None:
+                self._connection.close()
+                self._connection = None
+        super().close()
+
+    def _connect(self) -> Connection:
+        if self._closed:
+            raise RuntimeError("Grader is closed")
+        if self._connection is None:
+            self._connection = Client(self._address, family="AF_UNIX", authkey=self._authkey)
+        return self._connection
+
+    def _run_call(
+        self, gold: str, candidates: list[str], budget: float, wall_end: float
+    ) -> _Outcome:
+        with self._call_lock:
+            try:
+                connection = self._connect()
+                connection.send((gold, candidates, budget, wall_end))
+                outcome: _Outcome = connection.recv()
+            except (OSError, EOFError, RuntimeError, multiprocessing.AuthenticationError):
+                return _Outcome("error")
+        return outcome
 
 
 _default: Grader | None = None

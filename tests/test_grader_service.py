@@ -1,0 +1,70 @@
+"""One grading worker lent to other processes: ``thinkbench analyze``'s scoring processes check
+their candidates in the analysing process's worker (``GraderService``, ``SharedGrader``), with
+the verdicts, deadlines and failures of a grader of their own."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+
+import pytest
+
+from lm_eval_thinkbench.math.grader import DEADLINE_ENV, GraderService, SharedGrader, Verdict
+
+POWER_TOWER = "5^{5^{5^{5^{5}}}}"
+
+
+@pytest.fixture(scope="module")
+def service():
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(DEADLINE_ENV, "0.5")
+        lent = GraderService()
+    lent.serve()
+    yield lent
+    lent.close()
+
+
+def test_checks_run_in_the_lent_worker_with_its_deadline(service: GraderService) -> None:
+    borrower = SharedGrader(service.client())
+    assert borrower.deadline == 0.5
+    assert borrower.equivalent("\\frac{1}{2}", "0.5") == Verdict(True, "checked")
+    assert borrower.equivalent("\\frac{1}{2}", "0.5") == Verdict(True, "cached")  # its own cache
+    # the hostile candidate costs its CPU deadline in the lent worker, which is replaced, and
+    # the equal value after it is still found
+    start = time.monotonic()
+    found = borrower.first_equivalent("2", [POWER_TOWER, "\\sqrt{4}"])
+    assert (found.index, found.timeouts) == (1, 1)
+    assert time.monotonic() - start < 10
+    assert "pool" not in borrower._resources  # it never started a worker of its own
+    borrower.close()
+
+
+def _borrow(client: tuple[str, bytes, float], results: multiprocessing.Queue) -> None:
+    borrower = SharedGrader(client)
+    results.put((borrower.first_equivalent("6", ["7", "2 \\cdot 3"]).index, os.getpid()))
+    results.put(len(multiprocessing.active_children()))
+
+
+def test_forked_processes_borrow_the_one_worker(service: GraderService) -> None:
+    context = multiprocessing.get_context("fork")
+    results = context.Queue()
+    children = [context.Process(target=_borrow, args=(service.client(), results)) for _ in "ab"]
+    for child in children:
+        child.start()
+    answers = [results.get(timeout=60) for _ in range(4)]
+    for child in children:
+        child.join(timeout=10)
+    found = sorted(a for a in answers if isinstance(a, tuple))
+    assert [index for index, _ in found] == [1, 1]
+    assert [a for a in answers if not isinstance(a, tuple)] == [0, 0]  # no grading workers
+
+
+def test_a_closed_service_answers_error_without_hanging() -> None:
+    lent = GraderService()
+    lent.serve()
+    borrower = SharedGrader(lent.client())
+    assert borrower.equivalent("3", "3.0").equivalent  # connected and checked
+    lent.close()
+    assert borrower.equivalent("3", "\\frac{6}{2}") == Verdict(False, "error")
+    assert borrower.equivalent("3", "3") == Verdict(True, "fast")  # the fast path still works
