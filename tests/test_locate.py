@@ -691,6 +691,16 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a term asked for by its position, named by its index (held-out 8 idx 265)
+        (
+            "What is the 2003rd term of the sequence of odd numbers 1, 3, 5, 7, $\\dots$?",
+            "We need to find the 2003rd term, so we use the formula:\n\n\\[a_{2003} = 1 + "
+            "2002 \\cdot 2\\]\n\\[a_{2003} = 4005\\]\n\nThe code confirms it.\n\nThe "
+            "2003rd term is \\(\\boxed{4005}\\).",
+            "4005",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -720,6 +730,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "The roots of the squared equation are 5 and 1.\n\nSubstituting \\(x = 5\\) "
             "into the equation, we get \\(x = \\sqrt{11 - 10} + 4 = 5\\).",
             "5",
+        ),
+        # twin of idx 265: a term that is only a part of what is asked is no asked name
+        (
+            "What is the remainder when the $100^{\\mathrm{th}}$ term of the sequence is "
+            "divided by 4?",
+            "The residues repeat.\n\n\\[ a_{100} = 3 \\]\n\nNow the modulus.",
+            "3",
         ),
     ],
 )

@@ -226,6 +226,9 @@ class Asked:
     words: tuple[frozenset[str], ...]
     direct: frozenset[str] = frozenset()
     context: frozenset[str] = frozenset()  # the question's own words ("domain", "function")
+    #: The positions of the sequence terms the question asks for ("the 2003rd term": 2003),
+    #: which a trace names ``a_{2003}``.
+    indices: frozenset[str] = frozenset()
     #: What the methods marked :func:`_per_name` answered, by method and name: a trace gives
     #: the same few names in claim after claim and alias after alias, and each answer takes a
     #: dozen look-ups and regex passes.
@@ -244,6 +247,8 @@ class Asked:
             or any(name_key(part) in self.math for part in _math_parts(name))
         ):
             return True
+        if self.indices and (term := _INDEXED.fullmatch(name_key(name))):
+            return term.group(1) in self.indices
         # "the smallest real number in this domain" for "the smallest real number $x$ in the
         # domain of ...": a qualifier that restates the question's own leaves the head
         qualified = _QUALIFIER.match(name) if _PREPOSITION.search(name) else None
@@ -291,6 +296,14 @@ class Asked:
 
 
 _FORMULA_MARK = re.compile(r"\d|\\[A-Za-z]")
+#: A sequence's term by its position: ``a_{2003}``, ``t_5``.
+_INDEXED = re.compile(r"[A-Za-z]_\{?(\d+)\}?")
+#: A term the question asks for by its position: "What is the 2003rd term", "find the
+#: $100^{\\mathrm{th}}$ term"; not "the remainder when the 100th term is divided by 4".
+_ORDINAL_TERM = re.compile(
+    r"(?i)\b(?:is|are|find|compute|determine|calculate|evaluate)\s+the\s+\$?(\d+)\s*(?:\^\s*\{?\s*(?:\\(?:mathrm|text|textrm)\s*\{\s*)?)?(?:st|nd|rd|th)\b"
+    r"[}\s$]*\s*term\b"
+)
 #: A name in words written as math: ``\text{Profit}``, ``\mathrm{Total cost}``.
 _TEXT_NAME = re.compile(
     r"\s*\\(?:text|mathrm|textbf|textit|mbox)\s*\{(?P<words>[A-Za-z][A-Za-z '-]*)\}\s*"
@@ -544,7 +557,10 @@ def asked_names(
             if not found & EXTREMUM:  # "the maximum value of f(x, y)": f is not asked
                 math.update({name_key(p) for p in _math_parts(name)} - free)
     context = _question_words(problem) if problem else frozenset()
-    asked = Asked(frozenset(math), tuple(words), direct, context)
+    indices = frozenset(
+        m.group(1) for s in _question_sentences(problem or "") for m in _ORDINAL_TERM.finditer(s)
+    )
+    asked = Asked(frozenset(math), tuple(words), direct, context, indices)
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
     # each distinct chain once (a trace repeats its chains; the sets below are the same)
@@ -560,15 +576,19 @@ def asked_names(
                 if re.match(r"(?i)the\s", n) and len(n.split()) <= 4 and (found := _noun_words(n))
             }
     words_all = (*asked.words, *(new_words - set(asked.words)))
-    return Asked(asked.math | new_math, words_all, direct, context)
+    return Asked(asked.math | new_math, words_all, direct, context, indices)
+
+
+def _question_sentences(problem: str) -> list[str]:
+    """The problem's question sentences (see :func:`question_names`)."""
+    text = re.sub(r"\[asy\].*?\[/asy\]", " ", problem, flags=re.DOTALL)
+    sentences = [s for s in _SENTENCE.split(text) if s.strip()]
+    return [s for s in sentences if _ASKS.search(s)][-2:] or sentences[-1:]
 
 
 def _question_words(problem: str) -> frozenset[str]:
     """The content words of the problem's question sentences (see :func:`question_names`)."""
-    text = re.sub(r"\[asy\].*?\[/asy\]", " ", problem, flags=re.DOTALL)
-    sentences = [s for s in _SENTENCE.split(text) if s.strip()]
-    asking = [s for s in sentences if _ASKS.search(s)][-2:] or sentences[-1:]
-    return frozenset().union(*(content_words(s) for s in asking))
+    return frozenset().union(*(content_words(s) for s in _question_sentences(problem)))
 
 
 #: A question whose task is to rewrite a given formula ("Simplify ...", "Express $555_{10}$ in
