@@ -9,11 +9,10 @@ standard grader's own per-sample verdicts are logged beside ours.
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
+
+from support import lm_eval_runs
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.compare.lm_eval_graders import task_folder
@@ -22,10 +21,6 @@ from lm_eval_thinkbench.compare.lm_eval_graders import task_folder
 SEEDS = {"sim-a": 0, "sim-b": 1}
 LIMIT = 2
 HENDRYCKS_LOCAL = "hendrycks_math500_local"
-_RUN = (
-    "import sys, lm_eval_thinkbench.models; from lm_eval.__main__ import cli_evaluate; "
-    "sys.argv = ['lm_eval', *sys.argv[1:]]; cli_evaluate()"
-)
 
 
 def task_dir(root: Path, math500: Path) -> Path:
@@ -44,17 +39,17 @@ def task_dir(root: Path, math500: Path) -> Path:
 def make_runs(root: Path, math500: Path) -> dict[str, Path]:
     """The runs of :data:`SEEDS`, made at once (label -> output folder)."""
     tasks = task_dir(root, math500)
-    env = {**os.environ, "THINKBENCH_MATH500_PATH": str(math500)}
+    env = {"THINKBENCH_MATH500_PATH": str(math500)}
     procs = {}
     for label, seed in SEEDS.items():
         tasks_arg = f"thinkbench_math500,{HENDRYCKS_LOCAL}" if seed == 0 else "thinkbench_math500"
-        procs[label] = subprocess.Popen(
-            [sys.executable, "-c", _RUN, "--model", "thinkbench-sim", "--model_args",
-             f"seed={seed}", "--tasks", tasks_arg, "--include_path", str(tasks), "--limit",
-             str(LIMIT), "--log_samples", "--output_path", str(root / label)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-        )  # fmt: skip
+        procs[label] = lm_eval_runs.start(
+            *("--model", "thinkbench-sim", "--model_args", f"seed={seed}", "--tasks", tasks_arg),
+            *("--include_path", str(tasks), "--limit", str(LIMIT)),
+            *("--log_samples", "--output_path", str(root / label)),
+            env=env,
+            plugin=True,
+        )
     for proc in procs.values():
-        _, err = proc.communicate(timeout=600)
-        assert proc.returncode == 0, err[-4000:]
+        lm_eval_runs.finish(proc)
     return {label: root / label for label in SEEDS}

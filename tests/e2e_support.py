@@ -1,4 +1,5 @@
-"""Helpers for the end-to-end tests: start the simulated server, run lm_eval, compute truth.
+"""Helpers for the end-to-end tests: start the simulated server, compute truth (lm-eval itself
+is run by :mod:`support.lm_eval_runs`).
 
 The expected figures come from the simulator's *known truth* (which step first states the
 gold, how many switch phrases it wrote, whether it truncated, what it boxed), counted with the
@@ -7,22 +8,21 @@ same tokenizer, never from the plugin's own splitter, checker or locator.
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import subprocess
-import sys
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from statistics import fmean
 
+from support.lm_eval_runs import BIN
+
 from lm_eval_thinkbench.simulate.server import start_ready, stop_process
 from lm_eval_thinkbench.simulate.traces import simulate
 from lm_eval_thinkbench.tokens import get_counter
 
-BIN = Path(sys.executable).parent
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
 
 
@@ -35,49 +35,6 @@ def sim_server(data: Path, *extra: str) -> Iterator[str]:
         yield f"http://127.0.0.1:{port}/v1"
     finally:
         stop_process(proc)
-
-
-def run_cli(cmd: list[str], env: dict[str, str], timeout: float = 600) -> None:
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
-    assert proc.returncode == 0, f"{cmd[0]} failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-6000:]}"
-
-
-def run_local_chat(
-    base_url: str, tasks: str, out: Path, env: dict[str, str], *extra: str, model_args: str = ""
-) -> None:
-    """Plain ``lm_eval --model local-chat-completions`` on ``tasks`` against the OpenAI-compatible
-    server at ``base_url`` (``.../v1``), with the chat template, logging samples under ``out``;
-    ``extra`` are more lm_eval options, ``model_args`` more model arguments."""
-    from lm_eval_thinkbench import TASKS_DIR
-    from lm_eval_thinkbench.cli import tasks_installed
-
-    args = f"model=fake-model,base_url={base_url}/chat/completions,max_retries=1"
-    run_cli(
-        [
-            str(BIN / "lm_eval"),
-            "--model",
-            "local-chat-completions",
-            "--model_args",
-            f"{args},{model_args}" if model_args else args,
-            "--tasks",
-            tasks,
-            "--apply_chat_template",
-            "--log_samples",
-            "--output_path",
-            str(out),
-            *extra,
-            *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
-        ],
-        env,
-    )
-
-
-def read_results(out: Path) -> tuple[dict, list[dict]]:
-    """The newest results JSON under ``out`` and every logged sample line."""
-    results = sorted(out.rglob("results_*.json"))
-    assert results, f"no results under {out}"
-    samples = [json.loads(line) for f in sorted(out.rglob("samples_*.jsonl")) for line in f.open()]
-    return json.loads(results[-1].read_text()), samples
 
 
 def expected_figures(docs: list[dict], seed: int, repeats: int = 1) -> dict[str, dict[str, float]]:

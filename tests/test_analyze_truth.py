@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from e2e_support import expected_figures
+from support import lm_eval_runs
 
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 from lm_eval_thinkbench.math500.data import read_math500
@@ -25,7 +23,6 @@ from lm_eval_thinkbench.simulate import simulate
 from lm_eval_thinkbench.tokens import get_counter
 
 SEED = 11
-REPO = Path(__file__).resolve().parent.parent
 #: expected_figures' names -> ours
 RENAMED = {"exact_match": "accuracy"}
 _BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
@@ -168,20 +165,14 @@ def test_new_aggregates_are_means_of_the_truth(docs, analysed):
 
 @pytest.mark.e2e
 def test_real_lm_eval_run_of_the_sim_model(tmp_path, math500_path):
-    """``python -m lm_eval_thinkbench.cli --model thinkbench-sim --log_samples``, analysed."""
-    env = {
-        **os.environ,
-        "THINKBENCH_MATH500_PATH": str(math500_path),
-        "HF_HUB_OFFLINE": "1",
-        "PYTHONPATH": str(REPO),
-    }
-    cmd = [
-        sys.executable, "-m", "lm_eval_thinkbench.cli", "--model", "thinkbench-sim",
-        "--model_args", f"seed={SEED}", "--tasks", "thinkbench_math500", "--limit", "8",
-        "--log_samples", "--output_path", str(tmp_path / "logs"),
-    ]  # fmt: skip
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-4000:]
+    """``thinkbench-eval --model thinkbench-sim --log_samples``, analysed."""
+    lm_eval_runs.run(
+        *("--model", "thinkbench-sim", "--model_args", f"seed={SEED}"),
+        *("--tasks", "thinkbench_math500", "--limit", "8"),
+        *("--log_samples", "--output_path", str(tmp_path / "logs")),
+        env={"THINKBENCH_MATH500_PATH": str(math500_path)},
+        plugin=True,
+    )
     analyze(AnalyzeOptions(runs=[str(tmp_path / "logs")], output=tmp_path / "out", progress=False))
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     all_docs = read_math500(math500_path)

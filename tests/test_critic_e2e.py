@@ -14,19 +14,18 @@ from __future__ import annotations
 import json
 import math
 import os
-import sys
 from collections import defaultdict
 from pathlib import Path
 from statistics import fmean
 
 import pandas as pd
 import pytest
-from e2e_support import BIN, read_results, run_cli, sim_server
+from e2e_support import sim_server
+from support import lm_eval_runs
+from support.lm_eval_runs import read_results
 from test_critic_deltabench_reference import calculate_accuracies_v2, parse_output
 from test_critic_official import official_f1, official_prediction
 
-from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.critic import data
 from lm_eval_thinkbench.simulate.critic import (
     PLAIN,
@@ -55,29 +54,14 @@ def _processbench_folder() -> Path:
 
 def _run(out: Path, tasks: str, seed: int, env: dict[str, str], *extra: str) -> tuple[dict, list]:
     """The results JSON (all of it) and the logged samples of a ``thinkbench-eval`` run."""
-    if not tasks_installed():
-        env = {**env, "PYTHONPATH": str(REPO)}
-    cmd = [
-        sys.executable,
-        "-m",
-        "lm_eval_thinkbench.cli",
-        "--model",
-        "thinkbench-sim",
-        "--model_args",
-        f"seed={seed}",
-        "--tasks",
-        tasks,
-        "--log_samples",
-        "--output_path",
-        str(out),
-        *extra,
-    ]
-    run_cli(cmd, env, timeout=300)
+    lm_eval_runs.run(
+        *("--model", "thinkbench-sim", "--model_args", f"seed={seed}", "--tasks", tasks),
+        *("--log_samples", "--output_path", str(out), *extra),
+        env=env,
+        plugin=True,
+        timeout=300,
+    )
     return read_results(out)
-
-
-def _base_env(**extra: str) -> dict[str, str]:
-    return {**os.environ, "HF_HUB_OFFLINE": "1", "HF_DATASETS_OFFLINE": "1", **extra}
 
 
 def _assert_close(got: dict, want: dict[str, float], where: str) -> None:
@@ -151,7 +135,7 @@ def test_processbench_full_data_through_lm_eval(tmp_path):
         tmp_path,
         "thinkbench_processbench",
         PB_SEED,
-        _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
+        {data.PROCESSBENCH_ENV: str(folder)},
     )
     _assert_processbench(run["results"], folder)
     assert len(samples) == 3400
@@ -167,7 +151,7 @@ def test_processbench_tolerant_reading_through_lm_eval(tmp_path):
         tmp_path,
         "thinkbench_processbench_gsm8k",
         PB_SEED,
-        _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
+        {data.PROCESSBENCH_ENV: str(folder)},
         "--metadata",
         json.dumps({"processbench_reading": "tolerant"}),
     )
@@ -183,21 +167,11 @@ def test_processbench_through_plain_lm_eval_over_http(tmp_path, math500_path):
     ``local-chat-completions`` model, by the plain ``lm_eval`` command."""
     folder = _processbench_folder()
     with sim_server(math500_path, "--processbench", str(folder)) as url:
-        run_cli(
-            [
-                str(BIN / "lm_eval"),
-                "--model",
-                "local-chat-completions",
-                "--model_args",
-                f"model=sim,base_url={url}/chat/completions,num_concurrent=8,seed={PB_SEED}",
-                "--tasks",
-                "thinkbench_processbench_gsm8k,thinkbench_processbench_math",
-                "--apply_chat_template",
-                "--output_path",
-                str(tmp_path),
-                *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
-            ],
-            _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
+        lm_eval_runs.run(
+            *lm_eval_runs.local_chat(url, num_concurrent=8, seed=PB_SEED),
+            *("--tasks", "thinkbench_processbench_gsm8k,thinkbench_processbench_math"),
+            *("--output_path", str(tmp_path)),
+            env={data.PROCESSBENCH_ENV: str(folder)},
         )
     results = read_results(tmp_path)[0]["results"]
     for subset in ("gsm8k", "math"):
@@ -211,24 +185,12 @@ def test_non_reasoning_critic_through_plain_lm_eval_over_http(tmp_path, math500_
     folder, fixture, seed = _processbench_folder(), FIXTURES / "deltabench_sample.jsonl", 23
     served = ("--processbench", str(folder), "--deltabench", str(fixture))
     with sim_server(math500_path, *served, "--critic-style", "plain") as url:
-        run_cli(
-            [
-                str(BIN / "lm_eval"),
-                "--model",
-                "local-chat-completions",
-                "--model_args",
-                f"model=sim,base_url={url}/chat/completions,num_concurrent=8,seed={seed}",
-                "--tasks",
-                "thinkbench_processbench,thinkbench_deltabench",
-                "--apply_chat_template",
-                "--metadata",
-                json.dumps({"deltabench_path": str(fixture)}),
-                "--log_samples",
-                "--output_path",
-                str(tmp_path),
-                *([] if tasks_installed() else ["--include_path", TASKS_DIR]),
-            ],
-            _base_env(**{data.PROCESSBENCH_ENV: str(folder)}),
+        lm_eval_runs.run(
+            *lm_eval_runs.local_chat(url, num_concurrent=8, seed=seed),
+            *("--tasks", "thinkbench_processbench,thinkbench_deltabench"),
+            *("--metadata", json.dumps({"deltabench_path": str(fixture)})),
+            *("--log_samples", "--output_path", str(tmp_path)),
+            env={data.PROCESSBENCH_ENV: str(folder)},
         )
     run, samples = read_results(tmp_path)
     results = run["results"]
@@ -347,7 +309,7 @@ def test_deltabench_fixture_through_lm_eval(tmp_path, fixture, reading):
         tmp_path,
         "thinkbench_deltabench",
         DB_SEED,
-        _base_env(),
+        {},
         "--metadata",
         json.dumps(metadata),
     )
@@ -378,7 +340,7 @@ def test_deltabench_group_with_an_empty_domain_reports_the_other_domains(tmp_pat
         tmp_path / "out",
         "thinkbench_deltabench",
         DB_SEED,
-        _base_env(),
+        {},
         "--metadata",
         json.dumps({"deltabench_path": str(path)}),
     )

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
-from e2e_support import BIN, expected_figures, read_results, run_cli
+from e2e_support import expected_figures
+from support import lm_eval_runs
+from support.lm_eval_runs import read_results
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.math500.data import read_math500
@@ -17,15 +17,13 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def test_offline_demo_prints_the_per_level_table(tmp_path, math500_path):
-    proc = subprocess.run(
-        [str(BIN / "thinkbench-eval"), "--config", str(REPO / "configs" / "demo_sim.yaml")],
+    proc = lm_eval_runs.run(
+        "--config",
+        str(REPO / "configs" / "demo_sim.yaml"),
+        env={"THINKBENCH_MATH500_PATH": str(math500_path)},
+        plugin=True,
         cwd=tmp_path,
-        env={**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path)},
-        capture_output=True,
-        text=True,
-        timeout=600,
     )
-    assert proc.returncode == 0, proc.stderr[-3000:]
     for row in ["MATH-500 (thinkbench)", *(f"- level {i}" for i in range(1, 6))]:
         assert row in proc.stdout
     assert "token_efficiency" in proc.stdout
@@ -33,19 +31,12 @@ def test_offline_demo_prints_the_per_level_table(tmp_path, math500_path):
     assert len(samples) == 500
 
     # thinkbench-replay re-scores the logged responses without generating: same figures.
-    run_cli(
-        [
-            str(BIN / "thinkbench-eval"),
-            "--model",
-            "thinkbench-replay",
-            "--model_args",
-            f"samples={tmp_path / 'out' / 'demo-sim'},strict=true",
-            "--tasks",
-            "thinkbench_math500",
-            "--output_path",
-            str(tmp_path / "replayed"),
-        ],
-        {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path)},
+    lm_eval_runs.run(
+        *("--model", "thinkbench-replay"),
+        *("--model_args", f"samples={tmp_path / 'out' / 'demo-sim'},strict=true"),
+        *("--tasks", "thinkbench_math500", "--output_path", str(tmp_path / "replayed")),
+        env={"THINKBENCH_MATH500_PATH": str(math500_path)},
+        plugin=True,
     )
     replayed, _ = read_results(tmp_path / "replayed")
     for task, scores in results["results"].items():
@@ -63,21 +54,12 @@ def test_repeats_average_every_sample(tmp_path, math500_path):
         f"include: {template}\ntask: thinkbench_math500_avg3\nrepeats: 3\n"
         "dataset_kwargs:\n  level: 2\n"
     )
-    run_cli(
-        [
-            str(BIN / "thinkbench-eval"),
-            "--model",
-            "thinkbench-sim",
-            "--model_args",
-            "seed=11",
-            "--tasks",
-            "thinkbench_math500_avg3",
-            "--include_path",
-            str(tasks),
-            "--output_path",
-            str(tmp_path / "out"),
-        ],
-        {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path)},
+    lm_eval_runs.run(
+        *("--model", "thinkbench-sim", "--model_args", "seed=11"),
+        *("--tasks", "thinkbench_math500_avg3", "--include_path", str(tasks)),
+        *("--output_path", str(tmp_path / "out")),
+        env={"THINKBENCH_MATH500_PATH": str(math500_path)},
+        plugin=True,
     )
     results, _ = read_results(tmp_path / "out")
     docs = [d for d in read_math500(math500_path) if d["level"] == 2]

@@ -10,11 +10,11 @@ record per document, and stay within the per-sample budget the README states.
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import pytest
-from e2e_support import read_results, run_local_chat
+from support import lm_eval_runs
+from support.lm_eval_runs import read_results
 
 from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
@@ -50,16 +50,14 @@ def test_hostile_responses_are_scored_and_logged(tmp_path, math500_path):
         {"match": doc["problem"][-60:], "content": reply, "reasoning_field": None}
         for doc, reply in zip(docs, HOSTILE, strict=True)
     ]
-    env = {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path), "HF_HUB_OFFLINE": "1"}
+    env = {"THINKBENCH_MATH500_PATH": str(math500_path)}
     with FakeOpenAIServer(tmp_path / "server", rules, reasoning_field="none") as server:
         start = time.monotonic()
-        run_local_chat(
-            server.base_url,
-            "thinkbench_math500_level2",
-            tmp_path / "out",
-            env,
-            *("--limit", str(len(HOSTILE))),
-            model_args="num_concurrent=4",
+        lm_eval_runs.run(
+            *lm_eval_runs.local_chat(server.base_url, num_concurrent=4),
+            *("--tasks", "thinkbench_math500_level2", "--limit", str(len(HOSTILE))),
+            *("--log_samples", "--output_path", str(tmp_path / "out")),
+            env=env,
         )
         elapsed = time.monotonic() - start
     results, samples = read_results(tmp_path / "out")

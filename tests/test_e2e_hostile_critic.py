@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
-from e2e_support import read_results, run_local_chat
+from support import lm_eval_runs
+from support.lm_eval_runs import read_results
 
 from lm_eval_thinkbench.critic import data
 from lm_eval_thinkbench.critic.parse import BEYOND
@@ -96,21 +97,20 @@ def test_hostile_critic_replies_are_read_and_logged(tmp_path, reading):
     metadata = {"deltabench_path": str(FIXTURE)}
     if reading == "tolerant":
         metadata |= {"processbench_reading": "tolerant", "deltabench_reading": "tolerant"}
-    env = {**os.environ, data.PROCESSBENCH_ENV: str(folder), "HF_HUB_OFFLINE": "1"}
+    env = {data.PROCESSBENCH_ENV: str(folder)}
     with FakeOpenAIServer(tmp_path / "server", rules, reasoning_field="none") as server:
         start = time.monotonic()
-        run_local_chat(
-            server.base_url,
-            "thinkbench_processbench_gsm8k,thinkbench_deltabench",
-            tmp_path / "out",
-            env,
+        lm_eval_runs.run(
+            *lm_eval_runs.local_chat(server.base_url, num_concurrent=4),
+            *("--tasks", "thinkbench_processbench_gsm8k,thinkbench_deltabench"),
+            *("--log_samples", "--output_path", str(tmp_path / "out")),
             *("--limit", str(len(PROCESSBENCH_HOSTILE))),
             # Past every reply's length: a reply longer than the limit would be taken for
             # one the limit cut off (the harness's rule when a backend gives no finish
             # reason), and never read.
             *("--gen_kwargs", "max_gen_toks=100000000"),
             *("--metadata", json.dumps(metadata)),
-            model_args="num_concurrent=4",
+            env=env,
         )
         elapsed = time.monotonic() - start
     results, samples = read_results(tmp_path / "out")

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 
 import pytest
-from e2e_support import BIN, expected_figures, read_results, run_cli, sim_server
+from e2e_support import expected_figures, sim_server
+from support import lm_eval_runs
+from support.lm_eval_runs import read_results
 
-from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.math500.data import read_math500
 
 pytestmark = pytest.mark.e2e
@@ -32,14 +32,7 @@ METRICS = (
 
 
 def _env(math500_path: Path) -> dict[str, str]:
-    return {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path), "HF_HUB_OFFLINE": "1"}
-
-
-def _task_args() -> list[str]:
-    """Installed from the wheel the tasks need no include path; from a checkout they do."""
-    from lm_eval_thinkbench import TASKS_DIR
-
-    return [] if tasks_installed() else ["--include_path", TASKS_DIR]
+    return {"THINKBENCH_MATH500_PATH": str(math500_path)}
 
 
 def _assert_matches_truth(results: dict, expected: dict[str, dict[str, float]]) -> None:
@@ -59,22 +52,10 @@ def _assert_close(got: dict, want: dict[str, float], where: object) -> None:
 def test_lm_eval_local_chat_completions_matches_truth(tmp_path, math500_path):
     docs = read_math500(math500_path)
     with sim_server(math500_path, "--seed", str(SEED)) as url:
-        run_cli(
-            [
-                str(BIN / "lm_eval"),
-                "--model",
-                "local-chat-completions",
-                "--model_args",
-                f"model=sim,base_url={url}/chat/completions,num_concurrent=8,max_retries=1,seed={SEED}",
-                "--tasks",
-                "thinkbench_math500",
-                "--apply_chat_template",
-                "--log_samples",
-                "--output_path",
-                str(tmp_path),
-                *_task_args(),
-            ],
-            _env(math500_path),
+        lm_eval_runs.run(
+            *lm_eval_runs.local_chat(url, num_concurrent=8, seed=SEED),
+            *("--tasks", "thinkbench_math500", "--log_samples", "--output_path", str(tmp_path)),
+            env=_env(math500_path),
         )
     results, samples = read_results(tmp_path)
     _assert_matches_truth(results, expected_figures(docs, SEED))
@@ -91,21 +72,15 @@ def test_thinkbench_chat_with_separate_reasoning_field(tmp_path, math500_path):
     with sim_server(
         math500_path, "--seed", str(SEED), "--reasoning-field", "reasoning_content"
     ) as url:
-        run_cli(
-            [
-                str(BIN / "thinkbench-eval"),
-                "--model",
-                "thinkbench-chat",
-                "--model_args",
-                f"model=sim,base_url={url},num_concurrent=8,seed={SEED}",
-                "--tasks",
-                "thinkbench_math500_level1,thinkbench_math500_level5",
-                "--apply_chat_template",
-                "--log_samples",
-                "--output_path",
-                str(tmp_path),
-            ],
-            _env(math500_path),
+        lm_eval_runs.run(
+            "--model",
+            "thinkbench-chat",
+            "--model_args",
+            f"model=sim,base_url={url},num_concurrent=8,seed={SEED}",
+            *("--tasks", "thinkbench_math500_level1,thinkbench_math500_level5"),
+            *("--apply_chat_template", "--log_samples", "--output_path", str(tmp_path)),
+            env=_env(math500_path),
+            plugin=True,
         )
     results, samples = read_results(tmp_path)
     expected = expected_figures(docs, SEED)

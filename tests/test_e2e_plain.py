@@ -9,10 +9,10 @@ not truncated, and one cut by the length limit is, although lm-eval's
 from __future__ import annotations
 
 import json
-import os
 
 import pytest
-from e2e_support import read_results, run_local_chat
+from support import lm_eval_runs
+from support.lm_eval_runs import read_results
 
 from lm_eval_thinkbench.simulate.server import FakeOpenAIServer
 from lm_eval_thinkbench.tokens import get_counter
@@ -34,14 +34,14 @@ RULES = [
 
 
 def test_plain_answers_are_complete_unless_cut_by_the_limit(tmp_path, math500_path):
-    env = {**os.environ, "THINKBENCH_MATH500_PATH": str(math500_path), "HF_HUB_OFFLINE": "1"}
+    env = {"THINKBENCH_MATH500_PATH": str(math500_path)}
     with FakeOpenAIServer(tmp_path / "server", RULES, reasoning_field="none") as server:
-        run_local_chat(
-            server.base_url,
-            "thinkbench_math500_level1",
-            tmp_path / "out",
-            env,
-            *("--limit", "4", "--gen_kwargs", "max_gen_toks=64"),
+        lm_eval_runs.run(
+            *lm_eval_runs.local_chat(server.base_url),
+            *("--tasks", "thinkbench_math500_level1", "--limit", "4"),
+            *("--gen_kwargs", "max_gen_toks=64"),
+            *("--log_samples", "--output_path", str(tmp_path / "out")),
+            env=env,
         )
     results, samples = read_results(tmp_path / "out")
     by_answer = {s["doc"]["answer"]: json.loads(s["filtered_resps"][0][0]) for s in samples}

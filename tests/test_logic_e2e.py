@@ -12,24 +12,19 @@ from __future__ import annotations
 import difflib
 import json
 import math
-import os
-import sys
 import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from statistics import fmean
 
-import lm_eval.tasks
 import pytest
-from e2e_support import read_results, run_cli
+from support import lm_eval_runs
+from support.lm_eval_runs import read_results
 
-from lm_eval_thinkbench import TASKS_DIR
-from lm_eval_thinkbench.cli import tasks_installed
 from lm_eval_thinkbench.logic.sets import generate_docs
 from lm_eval_thinkbench.simulate.logic import logic_truth
 
 pytestmark = pytest.mark.e2e
-REPO = Path(__file__).resolve().parent.parent
 SIM_SEED = 3
 METRICS = (
     "answer_acc",
@@ -42,23 +37,12 @@ METRICS = (
 )
 
 
-def _include() -> list[str]:
-    """thinkbench-eval adds the task path in a checkout; a wheel without the logic tasks
-    (an older install) needs it passed."""
-    logic_installed = (Path(lm_eval.tasks.__file__).parent / "thinkbench" / "logic").is_dir()
-    return ["--include_path", TASKS_DIR] if tasks_installed() and not logic_installed else []
-
-
 def _run(out: Path, tasks: str, *extra: str) -> tuple[dict, list[dict]]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")])),
-        "HF_HUB_OFFLINE": "1",
-        "HF_DATASETS_OFFLINE": "1",
-    }
-    cmd = [sys.executable, "-m", "lm_eval_thinkbench.cli", "--model", "thinkbench-sim"]
-    cmd += ["--tasks", tasks, "--log_samples", "--output_path", str(out), *extra, *_include()]
-    run_cli(cmd, env, timeout=600)
+    lm_eval_runs.run(
+        *("--model", "thinkbench-sim", "--tasks", tasks),
+        *("--log_samples", "--output_path", str(out), *extra),
+        plugin=True,
+    )
     return read_results(out)
 
 

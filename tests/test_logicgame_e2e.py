@@ -16,8 +16,9 @@ import os
 from pathlib import Path
 
 import pytest
-from e2e_support import read_results, run_local_chat
+from support import lm_eval_runs
 from support.data import SHARED_DATA
+from support.lm_eval_runs import read_results
 
 from lm_eval_thinkbench.logic import cli
 from lm_eval_thinkbench.logic.logicgame_files import PATH_ENV, logicgame_docs
@@ -51,12 +52,14 @@ def test_references_score_perfectly_and_whole_sets_make_the_submission(tmp_path,
     assert len({r["match"] for r in rules}) == len(rules) == 20
     reply = '<think>Thinking it over.</think>\n```json\n{"answer": ["1"]}\n```'
     rules.append({"match": "", "content": reply, "reasoning_field": None})
-    env = {**os.environ, PATH_ENV: str(folder), "HF_HUB_OFFLINE": "1"}
+    env = {PATH_ENV: str(folder)}
     with FakeOpenAIServer(tmp_path / "server", rules, reasoning_field="none") as server:
-        run_local_chat(
-            server.base_url, "thinkbench_logicgame", tmp_path / "run", env,
-            model_args="num_concurrent=8",
-        )  # fmt: skip
+        lm_eval_runs.run(
+            *lm_eval_runs.local_chat(server.base_url, num_concurrent=8),
+            *("--tasks", "thinkbench_logicgame"),
+            *("--log_samples", "--output_path", str(tmp_path / "run")),
+            env=env,
+        )
     results, samples = read_results(tmp_path / "run")
     assert len(samples) == 2 * 314
     for task in TASKS:

@@ -11,13 +11,13 @@ import logging
 from pathlib import Path
 from typing import Any
 
-import lm_eval
 import pytest
 from lm_eval.api.instance import Instance
 from lm_eval.api.registry import get_model
 from lm_eval.loggers import EvaluationTracker
 from lm_eval.tasks import TaskManager
 from lm_eval.utils import handle_non_serializable, hash_string
+from support import lm_eval_runs
 
 from lm_eval_thinkbench.models.chat import ThinkbenchChat, render_chat
 from lm_eval_thinkbench.models.replay import (
@@ -191,9 +191,7 @@ metric_list:
     rules = [{"match": "Solve:", "content": "{last_user} #{seed}"}]
 
     def evaluate(model: Any) -> tuple[dict[str, Any], list[list[list[str]]]]:
-        out = lm_eval.simple_evaluate(
-            model=model, tasks=[TASK], task_manager=tasks, apply_chat_template=True
-        )
+        out = lm_eval_runs.evaluate(model, [TASK], tasks, apply_chat_template=True)
         return out, [s["resps"] for s in out["samples"][TASK]]
 
     with FakeOpenAIServer(tmp_path / "server", rules) as server:

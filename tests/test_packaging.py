@@ -1,33 +1,20 @@
 """The tasks as a harness user meets them: listed, validated, loaded from local data."""
 
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
+from support import lm_eval_runs
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.cli import tasks_installed, with_task_path
 from lm_eval_thinkbench.math500.data import DatasetError, load_math500, read_math500
 
-LM_EVAL = str(Path(sys.executable).parent / "lm_eval")
 TASKS = ["thinkbench_math500"] + [f"thinkbench_math500_level{i}" for i in range(1, 6)]
-
-
-def _include() -> list[str]:
-    return [] if tasks_installed() else ["--include_path", TASKS_DIR]
 
 
 @pytest.mark.e2e
 def test_lm_eval_finds_the_group_and_its_levels():
     """The plain ``lm_eval`` CLI finds every task (``validate`` checks the names against the
     same index ``ls tasks`` prints); one command, as each builds lm-eval's whole index."""
-    proc = subprocess.run(
-        [LM_EVAL, "validate", "--tasks", ",".join(TASKS), *_include()],
-        capture_output=True,
-        text=True,
-    )
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    proc = lm_eval_runs.run("validate", "--tasks", ",".join(TASKS))
     assert "All tasks found and valid" in proc.stdout
 
 

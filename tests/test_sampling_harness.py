@@ -18,8 +18,8 @@ from pathlib import Path
 from statistics import fmean, stdev
 from typing import Any
 
-import lm_eval
 import pytest
+from support import lm_eval_runs
 from support.data import SHARED_DATA
 from support.tasks import task_manager
 
@@ -128,12 +128,7 @@ def offline_paths(scripted: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> 
 def test_ready_tasks_report_hand_computed_figures(scripted, offline_paths):
     tasks = ["thinkbench_math500_avg4", "thinkbench_math500_avg16", *map(
         "thinkbench_{}".format, COMPETITIONS)]  # fmt: skip
-    out = lm_eval.simple_evaluate(
-        model=ReplayLM(samples=str(scripted["log"])),
-        tasks=tasks,
-        task_manager=task_manager(),
-        log_samples=True,
-    )
+    out = lm_eval_runs.evaluate(ReplayLM(samples=str(scripted["log"])), tasks, log_samples=True)
     results, labels, levels = out["results"], scripted["labels"], scripted["levels"]
     for k in (4, 16):
         group = f"thinkbench_math500_avg{k}"
@@ -167,10 +162,10 @@ def test_ready_tasks_report_hand_computed_figures(scripted, offline_paths):
 def test_repeats_setting(scripted, offline_paths):
     """``--metadata repeats=3`` (what ``thinkbench-eval --repeats 3`` passes) gives a greedy task
     and a 16-sample task 3 samples each, sampled."""
-    out = lm_eval.simple_evaluate(
-        model=ReplayLM(samples=str(scripted["log"])),
-        tasks=["thinkbench_math500_level2", "thinkbench_aime25"],
-        task_manager=task_manager(repeats=3),
+    out = lm_eval_runs.evaluate(
+        ReplayLM(samples=str(scripted["log"])),
+        ["thinkbench_math500_level2", "thinkbench_aime25"],
+        task_manager(repeats=3),
         log_samples=True,
     )
     level2 = out["configs"]["thinkbench_math500_level2"]

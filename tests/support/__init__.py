@@ -1,1 +1,1 @@
-"""Shared test helpers (a scripted OpenAI-compatible server, ...) reused across test modules."""
+"""Shared test helpers: the shared data, lm-eval runs, lm-eval's task loader over our YAMLs."""
