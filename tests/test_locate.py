@@ -840,3 +840,56 @@ def test_between_joins_a_range_not_two_clauses():
     ]
     claims = read("Pick n between 1 and 10 and m is 6.").claims
     assert [(c.value, c.names) for c in claims] == [("6", ("m",))]
+
+
+_STAR = "If $a\\star b = 9a+2b-ab+5$, what is the value of $5\\star1$?"
+_STAR_STEPS = (
+    "So, putting it all together:\n\n\\( 5 \\star 1 = 45 + 2 - 5 + 5 \\)\n\n"
+    "Now, I'll add and subtract from left to right.\n\nFirst, \\( 45 + 2 = 47 \\).\n\n"
+    "Then, \\( 47 - 5 = 42 \\)."
+)
+
+
+def test_a_sum_computed_left_to_right_is_the_asked_value(grader):
+    """The chain that finishes the asked sum term by term is its result, the partial sum equal
+    to the gold on the way is not (held-out 10 idx 449)."""
+    found = _first(_STAR_STEPS + "\n\nFinally, \\( 42 + 5 = 47 \\).", "47", grader, _STAR)
+    assert (found.step_index, found.rule) == (5, "computed"), found
+    assert _first(_STAR_STEPS, "47", grader, _STAR).step_index is None
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # "the number of arrangements" counts the ways asked for (held-out 10 idx 115)
+        (
+            "Determine the number of ways to arrange the letters of the word ELLIPSE.",
+            "7! = 5040.\n\nSo, the number of arrangements is 5040 / (2 * 2) = 5040 / 4 = 1260",
+            "1260",
+            1,
+        ),
+        (
+            "Determine the number of ways to arrange the letters of the word ELLIPSE.",
+            "ELLIPSE has 7 letters.\n\nSo, the number of vowels is 3.",
+            "3",
+            None,
+        ),
+        # what a question says is left over is a remainder (held-out 10 idx 141)
+        (
+            "Zach has three bags. What is the greatest number of pencils he could have left over?",
+            "I need to maximize n mod 3, which can be 0, 1, or 2.\n\n"
+            "So, the greatest possible remainder is 2.",
+            "2",
+            1,
+        ),
+        (
+            "Zach has three bags. What is the greatest number of pencils in each bag?",
+            "I need to maximize n mod 3, which can be 0, 1, or 2.\n\n"
+            "So, the greatest possible remainder is 2.",
+            "2",
+            None,
+        ),
+    ],
+)
+def test_the_asked_quantity_under_another_word(grader, problem, reasoning, gold, step):
+    assert _first(reasoning, gold, grader, problem).step_index == step

@@ -170,13 +170,18 @@ _DEGREES.update({"least": "less", "bigger": "big", "biggest": "big", "maximal": 
                  "minimal": "minimum", "max": "maximum", "min": "minimum"})  # fmt: skip
 
 
+#: Words that count the same thing: "the number of arrangements" is "the number of ways".
+_SYNONYMS = {"arrangement": "way", "permutation": "way", "combination": "way"}
+
+
 def _stem(word: str) -> str:
     if word in _DEGREES:
         return _DEGREES[word]
     for suffix in ("ies", "ing", "ed", "s"):
         if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + ("y" if suffix == "ies" else "")
-    return word
+            word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
+            break
+    return _SYNONYMS.get(word, word)
 
 
 #: Words that carry no identity of their own in a name ("the value of ...").
@@ -499,7 +504,13 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
             found = content_words(head)
             if found - GENERIC:
                 words.append(found)
+        if _LEFT_OVER.search(sentence):  # "the greatest number he could have left over"
+            words.append(frozenset({"remainder"}) | content_words(sentence) & EXTREMUM)
     return math, words
+
+
+#: What a question calls a remainder in words.
+_LEFT_OVER = re.compile(r"(?i)\bleft\s*over\b|\bleftovers?\b")
 
 
 #: The model's own statement of its goal ("So I need to find the angle θ such that ...").

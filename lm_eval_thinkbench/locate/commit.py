@@ -684,7 +684,7 @@ def _computes(
     produces the asked quantity"; a chain of numbers names no other quantity it could be."""
     start = candidate.claim.start
     opener = next((o for o in reversed(openers) if o.start < start), None)
-    if opener is None or candidate.paragraph - opener.paragraph > 2:
+    if opener is None:
         return False
     if any(c.kind != "open" and c.claim.start > opener.start for c in before):
         return False
@@ -692,7 +692,33 @@ def _computes(
         return False
     first = candidate.claim.names[0]
     key = name_key(first)
+    left, last = _left_to_right(opener, before)
+    if left != opener.key and key == left and candidate.paragraph - last <= 2:
+        return True  # "45 + 2 = 47", "47 - 5 = 42", then "42 + 5 = 47" of "45 + 2 - 5 + 5"
+    if candidate.paragraph - opener.paragraph > 2:
+        return False
     if key != opener.key and key in opener.key:
         return False  # a part of the computation (the inner cube root of a cube root)
     near = candidate.paragraph - opener.paragraph <= 1
     return key == opener.key or (near and not _has_letter(first))
+
+
+def _left_to_right(opener: _Opener, before: Sequence[_Candidate]) -> tuple[str, int]:
+    """What is left of the opener's sum, and in which paragraph, after the unnamed chains
+    since it that each add or subtract its leading terms, two paragraphs apart at most
+    ("5 \\star 1 = 45 + 2 - 5 + 5", then "45 + 2 = 47", "47 - 5 = 42": "42+5" is left): the
+    chain that computes that is the opener's result, however many steps it took, and a partial
+    sum ("45 + 2 = 47") is not."""
+    left, paragraph = opener.key, opener.paragraph
+    since = len(before)
+    while since and before[since - 1].claim.start > opener.start:
+        since -= 1
+    for c in before[since:]:
+        if c.paragraph - paragraph > 2:
+            break
+        if c.kind != "open" or not c.claim.names:
+            continue
+        key = name_key(c.claim.names[0])
+        if len(left) > len(key) and left.startswith(key) and left[len(key)] in "+-":
+            left, paragraph = name_key(c.value) + left[len(key) :], c.paragraph
+    return left, paragraph
