@@ -381,3 +381,55 @@ def test_a_server_that_does_not_announce_itself_fails_clearly():
     with pytest.raises(RuntimeError, match=r"did not start \(got 'hello\\n'\)"):
         start_ready(cmd, subprocess.DEVNULL, timeout=20)
     assert time.monotonic() - start < 10  # stopped, not waited out
+
+
+def _background(*args: str) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "lm_eval_thinkbench.simulate.server", "--port", "0", *args]
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+
+
+def test_background_returns_once_the_server_answers():
+    """``--background`` (the shell's way to start and wait, as .ci/run does) returns with
+    ``READY <port> <pid>`` once the server answers; ``kill <pid>`` stops it."""
+    done = _background("--scripted", "--model-name", "bg-model", "--back")  # abbreviated
+    assert done.returncode == 0, done.stderr
+    word, port, pid = done.stdout.split()
+    assert word == "READY"
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/v1/models", timeout=10) as resp:
+            assert json.loads(resp.read())["data"][0]["id"] == "bg-model"
+    finally:
+        os.kill(int(pid), 15)
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            break
+        try:  # our grandchild: reaped by init, or a zombie until then
+            if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+                break
+        except FileNotFoundError:
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the background server outlived kill")
+
+
+def test_background_server_that_cannot_start_fails_the_command(tmp_path):
+    """A port already taken: the command fails, saying why, instead of printing READY."""
+    with tmp_path.joinpath("stderr").open("w") as stderr:
+        proc, port = start_ready(
+            [sys.executable, "-m", "lm_eval_thinkbench.simulate.server", "--scripted", "--port=0"],
+            stderr,
+            timeout=20,
+        )
+    try:
+        cmd = [sys.executable, "-m", "lm_eval_thinkbench.simulate.server", "--scripted"]
+        done = subprocess.run(
+            [*cmd, "--port", str(port), "--background"], capture_output=True, text=True, timeout=60
+        )
+    finally:
+        stop_process(proc)
+    assert done.returncode == 1 and not done.stdout
+    assert "did not start" in done.stderr and "Address already in use" in done.stderr

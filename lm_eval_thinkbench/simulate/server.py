@@ -51,9 +51,15 @@ take ``S + tokens/1000 * S`` seconds, growing with the prompt like a real model'
 ``words`` (default, stdlib only) or ``qwen`` (the offline Qwen2.5 vocabulary). ``--api-key``:
 other bearer tokens get HTTP 401 (the presented key echoed, as careless servers do).
 
-**Logs.** ``--port 0`` picks a free port; ``READY <port>`` is printed on stdout once listening
-(:func:`start_ready` waits for it; :class:`FakeOpenAIServer` runs a scripted server for a
-``with`` block). Every request is logged as one line on stderr. ``--log`` gets one JSON line per
+**Start and wait.** ``--port 0`` picks a free port; ``READY <port>`` is printed on stdout once
+listening, and :func:`start_ready` is the one thing that waits for it: the tests, the benchmarks
+and :class:`FakeOpenAIServer` (a scripted server for a ``with`` block) call it, and so does
+``--background``, which serves from a child process and returns once that listens, printing
+``READY <port> <pid>`` (so a shell script or the README's demo needs no polling loop; ``kill
+<pid>`` stops it; the child's request lines are dropped, ``--log`` keeps them). A server that
+does not come up fails the command with the reason.
+
+**Logs.** Every request is logged as one line on stderr. ``--log`` gets one JSON line per
 request, written before any delay so retried attempts are visible: ``time``, ``path``, ``rule``
 (the matching rule's ``match``, null for the echo), ``authorized`` and ``body``. Authorization
 headers are never logged. ``--done-log`` gets one line per request answered completely with
@@ -105,6 +111,9 @@ BUILTIN_RULES: list[dict[str, Any]] = [
     {"match": "REASONING_FIELD:reasoning", "reasoning_field": "reasoning"},
 ]
 
+#: How long ``--background`` waits for the server to listen (loading the simulated model with
+#: the Qwen vocabulary takes a few seconds on a busy machine).
+STARTUP_S = 60.0
 _ACTIONS = ("reply", "drop", "malformed")
 _RESPONDERS = ("first_correct", "split_steps", "simulate")
 _PLACEHOLDER = re.compile(r"\{(?:last_user|seed)\}")
@@ -516,14 +525,32 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--delay-per-1k-tokens", type=float, default=0.0, help="extra seconds per 1k prompt tokens"
     )
     parser.add_argument("--count-tokens", choices=("words", "qwen"), default="words")
+    parser.add_argument(
+        "--background",
+        action="store_true",
+        help="serve from a background process; return once it listens, printing "
+        "READY <port> <pid> (its request lines are not kept: see --log)",
+    )
+    # The background process itself: it lets go of the caller's stdout and stderr once it
+    # listens, so a caller that captures them (``$(...)``, a test) sees them end.
+    parser.add_argument("--detached", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     rules = json.loads(args.rules.read_text(encoding="utf-8")) if args.rules else []
     if not isinstance(rules, list):
         parser.error(f"--rules {args.rules}: not a JSON list")
+    if not args.scripted and not args.data:
+        parser.error("no data: pass --data or set THINKBENCH_MATH500_PATH (or --scripted)")
+    if args.background and not args.detached:
+        given = sys.argv[1:] if argv is None else list(argv)
+        cmd = [sys.executable, "-m", "lm_eval_thinkbench.simulate.server", *given, "--detached"]
+        try:
+            proc, port = start_ready(cmd, None, STARTUP_S)
+        except RuntimeError as exc:
+            parser.exit(1, f"thinkbench-sim-server: {exc}\n")
+        print(f"READY {port} {proc.pid}", flush=True)
+        return
     simulated = None
     if not args.scripted:
-        if not args.data:
-            parser.error("no data: pass --data or set THINKBENCH_MATH500_PATH (or --scripted)")
         from lm_eval_thinkbench.simulate.served_model import ServedModel
 
         simulated = ServedModel.load(
@@ -549,6 +576,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     )
     server = _Server((args.host, args.port), script)
     print(f"READY {server.server_address[1]}", flush=True)
+    if args.detached:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, sys.stderr.fileno())
+        os.close(devnull)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -558,13 +590,13 @@ def main(argv: Sequence[str] | None = None) -> None:
 
 
 def start_ready(
-    cmd: list[str], stderr: IO[str] | int, timeout: float
+    cmd: list[str], stderr: IO[str] | int | None, timeout: float
 ) -> tuple[subprocess.Popen[str], int]:
     """Start a server process that prints ``READY <port>`` once it listens: (process, port).
 
     This server announces itself so (and a test can start any command that does); a process
     that says anything else, or nothing within ``timeout`` seconds, is stopped and named in a
-    RuntimeError.
+    RuntimeError. ``stderr`` is where the process's stderr goes (None: this process's).
     """
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=stderr, text=True)
     assert proc.stdout is not None
@@ -572,7 +604,8 @@ def start_ready(
     line = proc.stdout.readline() if ready else ""
     if not line.startswith("READY "):
         stop_process(proc)
-        raise RuntimeError(f"{' '.join(cmd[:2])} did not start (got {line!r})")
+        named = cmd[:3] if cmd[1:2] == ["-m"] else cmd[:2]  # python -m module: the module
+        raise RuntimeError(f"{' '.join(named)} did not start (got {line!r})")
     return proc, int(line.split()[1])
 
 
