@@ -701,6 +701,18 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # the model names its next goal in the question's words, then computes it with
+        # numbers alone (held-out 1 idx 414)
+        (
+            "What is the sum of the values of $a$ that satisfy the equation "
+            "$$(3)5^2-4(5-a)^2 \\div 3=63?$$",
+            "So, the two values of \\( a \\) that satisfy the equation are 2 and 8.\n\nNow, "
+            "the question asks for the sum of these values. So, \\( 2 + 8 = 10 \\).\n\nLet "
+            "me double-check.\n\nSum is indeed 10.",
+            "10",
+            1,
+            "computed",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -737,6 +749,19 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "divided by 4?",
             "The residues repeat.\n\n\\[ a_{100} = 3 \\]\n\nNow the modulus.",
             "3",
+        ),
+        # twins of idx 414: a goal the question does not name, or names only as "the value"
+        (
+            "What is the sum of the values of $a$ that satisfy the equation?",
+            "The roots are 2 and 5.\n\nNow I need to find the product of the roots. So "
+            "\\( 2 \\cdot 5 = 10 \\).\n\nThat is not what is asked.",
+            "10",
+        ),
+        (
+            "What is the value of $a$ that satisfies the equation?",
+            "We simplify first.\n\nNow I need to find the value. So \\( 2 + 8 = 10 \\)."
+            "\n\nThat is the coefficient.",
+            "10",
         ),
     ],
 )

@@ -163,6 +163,9 @@ def first_commitment(
         key=lambda c: (c.start, c.end),
     )
     candidates, openers = _candidates(reasoning, claims, asked, gold, problem)
+    if asked.context:
+        goals = _goal_openers(reasoning, asked)
+        openers = sorted([*openers, *goals], key=lambda o: o.start) if goals else openers
     doubts = [(c.start, name_key(c.value)) for c in reading.claims if c.flags & _DOUBT]
     asides = [  # numbers set aside; a formula "perhaps the expression is ..." is no result
         (c.start, name_key(c.value))
@@ -415,6 +418,31 @@ def _computes_asked(claim: Claim, asked: Asked, plugged: dict[tuple[int, int], s
     if not asked.matches(claim.names[0]):
         return False
     return not any(asked.matches(key) for key in plugged.get(claim.sentence, ()))
+
+
+#: The model saying what it computes next ("the question asks for the sum of these values",
+#: "now I need to find the total"): the goal, up to the end of its noun phrase.
+_GOAL_NEXT = re.compile(
+    r"(?i)\b(?:asks?\s+(?:for|us\s+to\s+find)|(?:need|want|have)\s+to\s+(?:find|compute"
+    r"|calculate|determine)|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate))\s+"
+    r"(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,60}?)(?=\s*(?:[.,;:?!]|$))"
+)
+#: Words too general to say which quantity a goal is ("the value", "the result").
+_WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer", "quantity"))
+
+
+def _goal_openers(reasoning: str, asked: Asked) -> list[_Opener]:
+    """Where the model says it now computes the asked quantity, in the question's own words
+    ("Now, the question asks for the sum of these values. So, 2 + 8 = 10."): an opener for the
+    chain of numbers that follows (:func:`_computes`), like "the total would be 5 × 4 × 3"."""
+    out = []
+    paragraphs = split_separator(reasoning)
+    for m in _GOAL_NEXT.finditer(reasoning):
+        words = content_words(m.group("goal"))
+        if words and words <= asked.context and words - _WEAK_GOAL_WORDS:
+            at = step_index_at(paragraphs, m.start())
+            out.append(_Opener(m.start(), -1 if at is None else at, ""))
+    return out
 
 
 def _kind(claim: Claim, asked: Asked) -> str | None:
