@@ -114,28 +114,44 @@ def add_arguments(
     order = {None: 0} | {name: i + 1 for i, name in enumerate(groups)}
     flat = sorted(_flat(cls, "", nested or {}), key=lambda item: order[item[1].group])
     for f, spec, prefix in flat:
-        where = groups[spec.group] if spec.group is not None else parser
-        if spec.positional:
-            where.add_argument(*spec.flags, nargs=spec.nargs, metavar=spec.metavar, help=spec.help)
-            continue
-        dest = prefix + f.name
-        if spec.negate:
-            where.add_argument(*spec.flags, dest=dest, action="store_false", help=spec.help)
-            continue
-        default = default_of(f)
-        if spec.text is not None and default is not None:
-            default = spec.text(default)  # shown by --help, then parsed like any value
-        # argparse's own metavar, from the flag: the field name may differ from it
-        metavar = spec.metavar or (None if spec.choices else _flag_name(spec.flags).upper())
-        where.add_argument(
-            *spec.flags,
-            dest=dest,
-            default=default,
-            type=spec.parse,
-            choices=spec.choices,
-            metavar=metavar,
-            help=spec.help,
-        )
+        _add(groups[spec.group] if spec.group is not None else parser, f, spec, prefix, spec.help)
+
+
+def add_shared(parser: Any, cls: type, names: Sequence[str], **helps: str) -> None:
+    """Add to ``parser`` (a parser or argument group) the flags of the settings ``names`` of
+    ``cls`` exactly as :func:`add_arguments` adds them (flag, destination, default, type,
+    choices), in that order: another command that takes the same option declares it here, once.
+    ``helps`` gives a setting its own help text where the command reads it differently
+    (``thinkbench compare --gold`` also takes the dataset's solutions)."""
+    by_name = {f.name: (f, spec) for f, spec in options(cls)}
+    for name in names:
+        f, spec = by_name[name]
+        _add(parser, f, spec, "", helps.get(name, spec.help))
+
+
+def _add(where: Any, f: dataclasses.Field, spec: Option, prefix: str, help: str) -> None:
+    """Add one setting's argument to ``where`` (a parser or argument group)."""
+    if spec.positional:
+        where.add_argument(*spec.flags, nargs=spec.nargs, metavar=spec.metavar, help=help)
+        return
+    dest = prefix + f.name
+    if spec.negate:
+        where.add_argument(*spec.flags, dest=dest, action="store_false", help=help)
+        return
+    default = default_of(f)
+    if spec.text is not None and default is not None:
+        default = spec.text(default)  # shown by --help, then parsed like any value
+    # argparse's own metavar, from the flag: the field name may differ from it
+    metavar = spec.metavar or (None if spec.choices else _flag_name(spec.flags).upper())
+    where.add_argument(
+        *spec.flags,
+        dest=dest,
+        default=default,
+        type=spec.parse,
+        choices=spec.choices,
+        metavar=metavar,
+        help=help,
+    )
 
 
 def _flat(

@@ -270,6 +270,7 @@ def test_board_of_analyze_outputs_on_real_traces(tmp_path, math500_path):
     out = tmp_path / "board"
     runs = [str(tmp_path / name) for name in real]
     assert thinkbench(["leaderboard", *runs, "--no-plots", "-o", str(out)]) == 0
+    assert not list(out.rglob("*.png"))  # the flag analyze declares, read as analyze reads it
     data = json.loads((out / "board.json").read_text())
     assert sorted(data["models"]) == ["qwen", "sky"]
     for name in real:

@@ -42,9 +42,19 @@ METADATA_EXAMPLES = {
 NOT_SETTINGS = {"math500_path", "logic_seed", "logic_items", "processbench_path", "deltabench_path"}
 
 
-def analyze_parser():
+def subcommand_parser(name: str):
     commands = next(a for a in build_parser()._actions if a.dest == "command")
-    return commands.choices["analyze"]
+    return commands.choices[name]
+
+
+def analyze_parser():
+    return subcommand_parser("analyze")
+
+
+#: The options ``thinkbench compare`` and ``thinkbench leaderboard`` take from analyze's
+#: declarations (``options.add_shared``), and those whose help says what that command does.
+SHARED = {"compare": {"--format", "--gold", "--limit"}, "leaderboard": {"--no-plots", "--workers"}}
+OWN_HELP = {"compare": {"--gold"}, "leaderboard": {"--workers"}}
 
 
 def test_every_setting_is_reachable_from_the_cli_or_the_metadata():
@@ -63,6 +73,30 @@ def test_the_cli_offers_exactly_the_flagged_fields_with_their_defaults():
     assert {f.name for f in fields(AnalyzeOptions) if option(f) is None} == set()
     parsed = options_from_args(build_parser().parse_args(["analyze", "run.jsonl"]))
     assert parsed == AnalyzeOptions(runs=["run.jsonl"])  # every default, the CLI's too
+
+
+@pytest.mark.parametrize("command", sorted(SHARED))
+def test_other_commands_share_analyzes_option_declarations(command):
+    """Every option of compare and leaderboard that analyze also has is analyze's: the same
+    destination, default, type, choices and metavar (and help, unless the command reads it
+    differently), so a default cannot drift between the commands."""
+
+    def by_flag(parser):
+        return {s: a for a in parser._actions for s in a.option_strings if s.startswith("--")}
+
+    ours, theirs = by_flag(analyze_parser()), by_flag(subcommand_parser(command))
+    assert set(ours) & set(theirs) - {"--output", "--help"} == SHARED[command]
+    for flag in SHARED[command]:
+        mine, other = ours[flag], theirs[flag]
+        for attr in ("option_strings", "dest", "default", "type", "choices", "metavar", "const"):
+            assert getattr(other, attr) == getattr(mine, attr), (flag, attr)
+        assert type(other) is type(mine), flag  # store, store_false, ...
+        assert (other.help == mine.help) is (flag not in OWN_HELP[command]), flag
+    parsed = build_parser().parse_args([command, "run"])
+    defaults = AnalyzeOptions(runs=["run"])
+    for flag in SHARED[command]:
+        name = ours[flag].dest
+        assert getattr(parsed, name) == getattr(defaults, name), flag
 
 
 def test_judge_flags_reach_the_judge_settings_with_its_defaults(monkeypatch):

@@ -4,12 +4,13 @@ by ``lm_eval_thinkbench.thinkbench``."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any
 
+from lm_eval_thinkbench.analyze.api import AnalyzeOptions
 from lm_eval_thinkbench.analyze.command import add_command
 from lm_eval_thinkbench.analyze.samples import InputFormatError
+from lm_eval_thinkbench.options import add_shared
 
 DESCRIPTION = """\
 One row per model over any number of runs: lm-eval output folders (results_*.json and
@@ -42,11 +43,13 @@ def register(commands: Any) -> None:
         help="show model OLD as NEW (repeatable)",
     )  # fmt: skip
     p.add_argument("--no-traces", action="store_true", help="no trace view (faster)")
-    p.add_argument("--no-plots", action="store_true", help="no PNG files")
-    p.add_argument(
-        "--workers", type=int, default=min(4, os.cpu_count() or 1),
-        help="processes that score the traces (default: %(default)s)",
-    )  # fmt: skip
+    # Declared once, as analyze's (``options.add_shared``); here the workers score the traces.
+    add_shared(
+        p,
+        AnalyzeOptions,
+        ("plots", "workers"),
+        workers="processes that score the traces (default: %(default)s)",
+    )
     p.set_defaults(run=main)
 
 
@@ -73,7 +76,7 @@ def main(args: argparse.Namespace) -> int:
     except (InputFormatError, ValueError) as exc:
         print(f"thinkbench leaderboard: {exc}", file=sys.stderr)
         return 2
-    files = write_board(args.output, board, traces, plots=not args.no_plots)
+    files = write_board(args.output, board, traces, plots=args.plots)
     print(
         f"{len(board.models)} models, {len(board.columns)} columns, {len(traces)} traces; "
         f"in {args.output}: " + ", ".join(p.name for p in files)

@@ -9,13 +9,14 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from pathlib import Path
 from typing import Any
 
+from lm_eval_thinkbench.analyze.api import AnalyzeOptions
 from lm_eval_thinkbench.analyze.command import add_command
-from lm_eval_thinkbench.analyze.readers import FORMATS, read_runs
+from lm_eval_thinkbench.analyze.readers import read_runs
 from lm_eval_thinkbench.analyze.samples import InputFormatError
 from lm_eval_thinkbench.analyze.select import select
+from lm_eval_thinkbench.options import add_shared
 
 DESCRIPTION = """\
 Grade the same responses with this project's checker and with the standard lm-eval graders:
@@ -36,13 +37,14 @@ def register(commands: Any) -> None:
         output="thinkbench-compare",
         output_help="folder for compare.md/.json/.csv",
     )
-    p.add_argument("--format", dest="input_format", choices=FORMATS, default="auto")
-    p.add_argument(
-        "--gold", type=Path, metavar="FILE",
-        help="the dataset (MATH-500's test.jsonl): its answers replace the logged golds and "
+    # Declared once, as analyze's (``options.add_shared``); --gold also brings the solutions.
+    add_shared(
+        p,
+        AnalyzeOptions,
+        ("input_format", "gold", "limit"),
+        gold="the dataset (MATH-500's test.jsonl): its answers replace the logged golds and "
         "its solutions are what the harness graders read, matched by problem text",
-    )  # fmt: skip
-    p.add_argument("--limit", type=int, help="the first N responses per model and subset")
+    )
     p.set_defaults(run=main)
 
 
