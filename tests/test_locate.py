@@ -713,6 +713,16 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "computed",
         ),
+        # a conversion asks for what it converts to (held-out 1 idx 0)
+        (
+            "Convert the point $(0,3)$ in rectangular coordinates to polar coordinates.  Enter "
+            "your answer in the form $(r,\\theta),$ where $r > 0$ and $0 \\le \\theta < 2 "
+            "\\pi.$",
+            "So, θ = π/2.\n\nTherefore, the polar coordinates are (3, π/2).",
+            "\\left( 3, \\frac{\\pi}{2} \\right)",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -762,6 +772,12 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "We simplify first.\n\nNow I need to find the value. So \\( 2 + 8 = 10 \\)."
             "\n\nThat is the coefficient.",
             "10",
+        ),
+        # twin of idx 0: the converted-to coordinates as a hypothesis
+        (
+            "Convert the point $(0,3)$ in rectangular coordinates to polar coordinates.",
+            "We need r and θ.\n\nIf the polar coordinates are (3, π/2), then x = 0.",
+            "\\left( 3, \\frac{\\pi}{2} \\right)",
         ),
     ],
 )

@@ -506,7 +506,19 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
                 words.append(found)
         if _LEFT_OVER.search(sentence):  # "the greatest number he could have left over"
             words.append(frozenset({"remainder"}) | content_words(sentence) & EXTREMUM)
+        for m in _CONVERT_TO.finditer(sentence):  # "Convert the point ... to polar coordinates"
+            found = content_words(m.group("target")) - GENERIC
+            if found:
+                words.append(found)
     return math, words
+
+
+#: What a conversion asks for: "Convert the point $(0,3)$ in rectangular coordinates to polar
+#: coordinates" asks for the polar coordinates, not the point.
+_CONVERT_TO = re.compile(
+    r"(?i)\b(?:convert|express|rewrite|change)\b[^.?]*?\b(?:to|into)\s+(?P<target>(?:[a-z]+\s+)"
+    r"{0,2}(?:coordinates|form|notation))\b"
+)
 
 
 #: What a question calls a remainder in words.
