@@ -934,3 +934,49 @@ def test_a_sum_computed_left_to_right_is_the_asked_value(grader):
 )
 def test_the_asked_quantity_under_another_word(grader, problem, reasoning, gold, step):
     assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+def test_a_comma_between_thousands_is_part_of_the_number():
+    """ "8,000 - 6,000 = 2,000" in math states 2,000 (held-out 11 idx 255); a comma and a
+    space still list two values."""
+    from lm_eval_thinkbench.locate.claims import read
+
+    claims = read("\\[ 8,000 - 6,000 = 2,000 \\text{ steps} \\]").claims
+    assert [(c.value, c.names) for c in claims] == [("2,000", ("8,000 - 6,000",))]
+    assert [c.value for c in read("\\(a = 5, 234\\)").claims] == ["5", "234"]
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # a square root still to be taken and its value are one value (held-out 11 idx 997)
+        (
+            "What is a possible value of $n$?",
+            "Taking roots: \\(n = \\sqrt{225}\\), \\(n = 15\\).",
+            "15",
+            0,
+        ),
+        (
+            "What is a possible value of $n$?",
+            "Taking roots: \\(n = \\sqrt{3}\\), \\(n = 15\\).",
+            "15",
+            None,
+        ),
+        # a phrase of time after the head noun (held-out 10 idx 314)
+        (
+            "When its image is then reflected over the line $y=2$, what is the resulting point?",
+            "First I reflect over x = 1.\n\nTherefore, the resulting point after both "
+            "reflections is (2,4).",
+            "(2,4)",
+            1,
+        ),
+        (
+            "When its image is then reflected over the line $y=2$, what is the resulting point?",
+            "First I reflect over x = 1.\n\nTherefore, the distance after both reflections is 5.",
+            "5",
+            None,
+        ),
+    ],
+)
+def test_names_and_values_read_whole(grader, problem, reasoning, gold, step):
+    assert _first(reasoning, gold, grader, problem).step_index == step

@@ -132,7 +132,8 @@ def head_word(name: str) -> str | None:
     """The noun a name is about: the last specific word before "of" (participles skipped:
     "total miles walked" -> "mile"), or the first after it when that one is generic ("the sum
     of the roots" -> "root"), in the noun phrase before a relative clause ("the remainder when
-    the 100th term is divided by 4" -> "remainder")."""
+    the 100th term is divided by 4" -> "remainder") or a phrase of time ("the resulting point
+    after both reflections" -> "point")."""
     plain = re.sub(r"\\\(.*?\\\)|\$[^$]*\$|\\[A-Za-z]+", " ", name)
     plain = _RELATIVE_CLAUSE.split(plain, 1)[0]
     before, _, after = plain.partition(" of ")
@@ -147,7 +148,9 @@ def head_word(name: str) -> str | None:
     return None
 
 
-_RELATIVE_CLAUSE = re.compile(r"(?i)\s(?:when|where|for\s+which|in\s+which|such\s+that)\s")
+_RELATIVE_CLAUSE = re.compile(
+    r"(?i)\s(?:when|where|for\s+which|in\s+which|such\s+that|after|before)\s"
+)
 
 
 @lru_cache(maxsize=_MEMO)

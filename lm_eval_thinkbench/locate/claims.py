@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
+from math import isqrt
 
 from lm_eval_thinkbench.math.extract import all_boxed
 
@@ -527,8 +528,8 @@ def _math_tokens(text: str, span: MathSpan, toks: list[_Tok], joins: frozenset[s
             depth -= 1
         elif depth == 0 and (m := _MATH_REL.match(text, i)) and m.end() <= span.inner_end:
             rel = m.group()
-            if rel in joins:
-                i = m.end()
+            if rel in joins or (rel == "," and _THOUSANDS.match(text, i - 1, span.inner_end)):
+                i = m.end()  # "8,000 - 6,000 = 2,000": a number's thousands, not a list
                 continue
             if rel.startswith(("\\text", "\\mbox")):
                 word = _TEXT_BREAK_WORDS.search(rel)
@@ -545,6 +546,10 @@ def _math_tokens(text: str, span: MathSpan, toks: list[_Tok], joins: frozenset[s
             continue
         i += 1
     _term(text, at, span.inner_end, True, toks)
+
+
+#: A comma between a number's thousands (``2,000``, ``10,\\!080``).
+_THOUSANDS = re.compile(r"\d,(?:\\!)?\d{3}(?![\d.])")
 
 
 def _math_break(rel: str) -> str:
@@ -850,7 +855,23 @@ def _listable(value: str) -> bool:
     (``10 - 1`` before ``x = 9``, ``\\frac{900^\\circ}{7} - 90^\\circ``, ``\\cos(501\\pi)``):
     "x = 10 - 1, so x = 9" gives x one value, computed, in enumerated steps as in a
     sentence."""
-    return not (pending_operation(value) or _VARIABLE.search(value) or _UNEVALUATED.search(value))
+    return not (
+        pending_operation(value)
+        or _VARIABLE.search(value)
+        or _UNEVALUATED.search(value)
+        or _perfect_root(value)
+    )
+
+
+#: A square root of a whole number.
+_ROOT = re.compile(r"\\sqrt\s*\{\s*(\d{1,12})\s*\}")
+
+
+def _perfect_root(value: str) -> bool:
+    """Whether ``value`` takes the square root of a perfect square (``\\sqrt{225}``): a
+    computation still to be done ("n = \\sqrt{225}, n = 15" gives n one value), where
+    ``\\sqrt{2}`` is a result."""
+    return "sqrt" in value and any(isqrt(int(n)) ** 2 == int(n) for n in _ROOT.findall(value))
 
 
 def _mark_enumerations(text: str, claims: list[Claim]) -> None:
