@@ -723,6 +723,16 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a count in words, of a noun the question writes with a math letter (held-out 1
+        # idx 174)
+        (
+            "How many $y$-intercepts does the graph of the parabola $x = y^2 - 4y - 1$ have?",
+            "So, the correct y-intercepts are at y = 2 + sqrt(5) and y = 2 - sqrt(5)\n\n"
+            "Therefore, there are two y-intercepts.",
+            "2",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -778,6 +788,12 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "Convert the point $(0,3)$ in rectangular coordinates to polar coordinates.",
             "We need r and θ.\n\nIf the polar coordinates are (3, π/2), then x = 0.",
             "\\left( 3, \\frac{\\pi}{2} \\right)",
+        ),
+        # twin of idx 174: a count in words of something else
+        (
+            "How many $y$-intercepts does the graph of the parabola $x = y^2 - 4y - 1$ have?",
+            "We set x = 0.\n\nThe quadratic in y has two roots, so there are two roots to check.",
+            "2",
         ),
     ],
 )

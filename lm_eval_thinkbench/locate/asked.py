@@ -460,6 +460,7 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
     $x$") and the noun phrase after it ("What is their median", "How many such beakers")."""
     text = re.sub(r"(?i)^\s*return your final response within \\boxed\{\}\.\s*", "", problem)
     text = re.sub(r"\[asy\].*?\[/asy\]", " ", text, flags=re.DOTALL)
+    text = _SYMBOL_WORD.sub(r"\g<letter>-", text)  # "How many $y$-intercepts": a word
     math: set[str] = set()
     words: list[frozenset[str]] = []
     sentences = [s for s in _SENTENCE.split(text) if s.strip()]
@@ -523,6 +524,9 @@ _CONVERT_TO = re.compile(
     r"{0,2}(?:coordinates|form|notation))\b"
 )
 
+
+#: A letter in math joined to a word: ``$y$-intercepts``, ``\\(x\\)-coordinate``.
+_SYMBOL_WORD = re.compile(r"(?:\$|\\\()(?P<letter>[A-Za-z])(?:\$|\\\))-(?=[A-Za-z])")
 
 #: What a question calls a remainder in words.
 _LEFT_OVER = re.compile(r"(?i)\bleft\s*over\b|\bleftovers?\b")

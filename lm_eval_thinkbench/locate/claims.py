@@ -1188,6 +1188,7 @@ def _add(
         start = head if head >= 0 else terms[0].start
     boxed = _BOXED.search(text, value_tok.start, value_tok.end)
     cleaned = _unbox(value_text)
+    cleaned = COUNT_WORDS.get(cleaned.lower(), cleaned)  # "two y-intercepts": 2
     end = value_tok.end if boxed else value_start + len(value_text)
     if start >= end:  # a reversed chain ("30 degrees is the smallest angle"): quote it whole
         start, end = value_start, max(t.end for t in terms)
@@ -1267,6 +1268,9 @@ def _value_of(
     named = _NAMED_WORD.match(raw) if words else None
     if named and named.group(1).lower() in words:  # "an ellipse" when the gold is a word
         return named.start(1), f"\\text{{{named.group(1)}}}", None
+    counted = _COUNT_WORD.match(raw)
+    if counted:  # "two y-intercepts": a count in words, with the plural noun it counts
+        return counted.start("count"), counted.group("count"), counted.group("unit")
     kept_end = None
     open_operator = False  # "2 times" ends in an operator: not yet a value
     for w, ahead in _lookahead(_NON_SPACE.finditer(raw)):  # lazily: the run ends soon
@@ -1304,6 +1308,18 @@ def _value_of(
 
 
 _NAMED_WORD = re.compile(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)")
+#: Counts in words, as models write small counts ("there are two y-intercepts", "exactly
+#: three ways"); "one" is left out, a pronoun and an article as often as a count.
+_COUNTS = (
+    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+)  # fmt: skip
+COUNT_WORDS = {w: str(n) for n, w in enumerate(_COUNTS, start=2)}
+#: A count in words and the plural noun it counts, with up to two adjectives.
+_COUNT_WORD = re.compile(
+    r"(?i)\s*(?:(?:exactly|only|just)\s+)?(?P<count>" + "|".join(COUNT_WORDS) + r")\s+"
+    r"(?P<unit>(?:(?!(?:more|fewer|less|times|of|and|or)\b)[a-z][a-z-]{2,}(?<![s-])\s+){0,2}"
+    r"(?:[A-Za-z]-)?[A-Za-z]{2,}s)\b"
+)
 _NON_SPACE = re.compile(r"\S+")
 _PLAIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
