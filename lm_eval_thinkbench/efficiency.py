@@ -2,8 +2,12 @@
 
 The scoring moved to ``lm_eval_thinkbench.math500.score`` (the MATH-500 suite's folder) and the
 config every suite shares to ``lm_eval_thinkbench.reading``; new code imports from there.
+``LocatorError``, the value a locator returns when it cannot say where the answer was first
+reached, is ``LocatorFailure`` in
+``lm_eval_thinkbench.locate.rule`` (forwarded with a DeprecationWarning: docs/moved.md).
 """
 
+from lm_eval_thinkbench.locate import rule
 from lm_eval_thinkbench.math500.score import (
     Graded,
     Locate,
@@ -12,6 +16,7 @@ from lm_eval_thinkbench.math500.score import (
     score_graded,
     score_response,
 )
+from lm_eval_thinkbench.moved import forward
 from lm_eval_thinkbench.reading import LOCAL_SPLITS, TRUNCATED_POLICIES, ScoringConfig
 
 __all__ = [
@@ -25,3 +30,5 @@ __all__ = [
     "score_graded",
     "score_response",
 ]
+
+__getattr__ = forward(__name__, rule, renamed={"LocatorError": "LocatorFailure"})

@@ -17,6 +17,7 @@ SHARED = (
     "datafiles.py",
     "flags.py",
     "lifetime.py",
+    "moved.py",
     "options.py",
     "reading.py",
     "response.py",

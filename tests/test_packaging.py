@@ -1,5 +1,7 @@
 """The tasks as a harness user meets them: listed, validated, loaded from local data."""
 
+from pathlib import Path
+
 import pytest
 from support import lm_eval_runs
 
@@ -54,3 +56,18 @@ def test_bad_local_file_gives_one_clear_error(tmp_path, content, message):
         read_math500(path)
     assert str(path) in str(err.value)
     assert "problem, answer, level, unique_id" in str(err.value)
+
+
+def test_the_wheel_lists_every_package_of_the_code():
+    """``[tool.setuptools] packages`` is a list written by hand: a package missing from it is
+    missing from the wheel (its imports fail only after a real install, as in CI)."""
+    import tomllib
+
+    root = Path(__file__).resolve().parents[1]
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(setuptools["packages"])
+    found = {
+        ".".join(init.parent.relative_to(root).parts)
+        for init in (root / "lm_eval_thinkbench").rglob("__init__.py")
+    }
+    assert found <= listed, sorted(found - listed)

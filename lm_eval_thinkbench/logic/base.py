@@ -20,11 +20,14 @@ Two kinds:
 from __future__ import annotations
 
 import random
+import sys
 import unicodedata
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
+
+from lm_eval_thinkbench.moved import forward
 
 LANGS = ("en", "zh")
 KINDS = ("execution", "planning")
@@ -301,3 +304,16 @@ def op_sequence(rng: random.Random, level: int, kinds: Sequence[str]) -> list[st
 
 def numbered(lines: Iterable[str]) -> str:
     return "\n".join(f"{i}. {line}" for i, line in enumerate(lines, 1))
+
+
+# The base classes' old names (a task type was called a subclass), for task types written
+# against them: they forward, with a DeprecationWarning (docs/moved.md).
+__getattr__ = forward(
+    __name__,
+    sys.modules[__name__],
+    renamed={
+        "Subclass": "TaskType",
+        "ExecutionSubclass": "ExecutionTaskType",
+        "PlanningSubclass": "PlanningTaskType",
+    },
+)
