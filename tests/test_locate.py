@@ -996,3 +996,59 @@ def test_a_comma_between_thousands_is_part_of_the_number():
 )
 def test_names_and_values_read_whole(grader, problem, reasoning, gold, step):
     assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # a bracket or bar that opens the subject stays (Sky-T1 idx 57)
+        ("Therefore, |(1 - i)^8| = |16| = 16", ("|(1 - i)^8|", "|16|")),
+        ("So (a + b) = 5", ("a + b",)),
+        ("So (8/9) * (2/3) = 16/27", ("(8/9) * (2/3)",)),
+        ("- So, x = 5", ("x",)),
+        # a colon after a description in words: the computation is the described quantity's
+        # (Sky-T1 idx 353), unless the subject was cut from a longer phrase (held-out 5 idx 190)
+        (
+            "Therefore, the number of arrangements where the math books are not next to each "
+            "other is the total arrangements minus the restricted ones: 720 - 240 = 480.",
+            ("the number of arrangements", "720 - 240"),
+        ),
+        (
+            "The total probability that the sum of the numbers they choose is even is the sum "
+            "of these two probabilities: 1/36 + 25/36 = 26/36 = 13/18.",
+            ("1/36 + 25/36", "26/36"),
+        ),
+    ],
+)
+def test_subject_names(text, names):
+    from lm_eval_thinkbench.locate.claims import read
+
+    assert read(text).claims[-1].names == names
+
+
+def test_by_calculating_names_the_asked_formula():
+    """ "... by calculating \\[|(1-i)^8|\\] ... What answer should Ringo have found?" asks for
+    that formula (Sky-T1 idx 57); a formula after another verb is not asked."""
+    from lm_eval_thinkbench.locate.asked import question_names
+
+    problem = (
+        "Ringo decided to give the dogie a reprieve by calculating \\[|(1-i)^8|\\]before riding "
+        "after the dogie. What answer should Ringo have found?"
+    )
+    assert "|(1-i)^8|" in question_names(problem)[0]
+    assert not question_names(problem.replace("by calculating", "after drawing"))[0]
+
+
+def test_a_factorial_is_a_computation_still_to_be_done(grader):
+    """ "The total number of arrangements is the product of these two values: 7! * 2!." names
+    the computation, not its result (Qwen2.5-Math-7B idx 198); "is 10080" is the result."""
+    problem = "In how many ways can 6 girls and 2 boys sit in a row if the 2 boys sit together?"
+    reasoning = (
+        "We treat the boys as one block.\n\nThe total number of arrangements is the product of "
+        "these two values: 7! * 2!."
+    )
+    assert _first(reasoning, "10080", grader, problem).step_index is None
+    found = _first(
+        reasoning + "\n\nSo the total number of arrangements is 10080.", "10080", grader, problem
+    )
+    assert (found.step_index, found.rule) == (2, "asked"), found

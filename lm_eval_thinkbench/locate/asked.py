@@ -392,6 +392,7 @@ def _is_formula_word(word: str) -> bool:
 _ASK_VERB = re.compile(
     r"(?i)\b(?:find|compute|determine|calculate|evaluate|simplify|solve\s+for|solve|express"
     r"|enter|give|write|convert|rationalize|factor|expand|what\s+(?:is|are|was|were)"
+    r"|by\s+(?:calculating|computing|evaluating|finding)"
     r"|what|^\s*which|how\s+many|how\s+much)\b"
 )
 #: What may stand between the asking verb and an asked formula ("What is the value of $x$").

@@ -672,6 +672,8 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
                 condition = text[clause[0].start : clause[-1].end]
             before = last_clause = len(state.claims)
             _chain(text, clause, frozenset(flags | clause_flags), (start, end), state)
+            if tok.what == ":" and len(state.claims) == before and state.pending is None:
+                state.pending = _described(text, clause)
             if solved and solved[-1][1] < 0 and len(state.claims) > before:
                 solved[-1] = (solved[-1][0], before)
             for i in range(before, len(state.claims)):
@@ -829,9 +831,10 @@ _VARIABLE = re.compile(
     r"(?<![A-Za-z\\])[a-z](?![A-Za-z])|\\(?:theta|alpha|beta|gamma|phi|omega|lambda|mu)(?![A-Za-z])"
 )
 #: A number, an operator, and a number: a computation still to be done (``-3 + 2``,
-#: ``50 \\times \\frac{11}{4}``), not a result.
+#: ``50 \\times \\frac{11}{4}``, ``7! * 2!``), or a factorial (``7!``), not a result.
 _PENDING = re.compile(
-    r"(?:\d|\})\s*(?:[-+*×·÷]|\\times|\\cdot|\\div)\s*(?:\(?\s*-?\d|\\[dt]?frac|\\sqrt)"
+    r"(?:\d|\}|!)\s*(?:[-+*×·÷]|\\times|\\cdot|\\div)\s*(?:\(?\s*-?\d|\\[dt]?frac|\\sqrt)"
+    r"|\d\s*!"
 )
 
 
@@ -1050,6 +1053,20 @@ def _relative_subject(text: str, clause: list[_Tok]) -> tuple[list[_Tok], str | 
 
 #: A relative clause inside a noun phrase: "the remainder when", "the number of $n$ for which".
 _RELATIVE_MARK = re.compile(r"(?i)\w\s+(?:when|where|for\s+which|in\s+which|such\s+that)\s")
+
+
+def _described(text: str, clause: Sequence[_Tok]) -> str | None:
+    """The subject of a clause that says in words how its quantity is computed and then
+    gives the computation after a colon ("the number of arrangements where ... is the total
+    arrangements minus the restricted ones: 720 - 240 = 480"): what that computation is the
+    value of."""
+    terms = [t for t in clause if t.kind == "term"]
+    if len(terms) < 2 or clause[0].kind != "term" or not any(t.kind == "link" for t in clause):
+        return None
+    subject = _subject(text, terms[0])
+    raw = _without_lead(text[terms[0].start : terms[0].end].strip())
+    whole = " ".join(_clean(_DELIMITERS.sub(" ", raw)).split())
+    return subject if subject == whole else None  # not a subject cut from a longer phrase
 
 
 @lru_cache(maxsize=_MEMO)
@@ -1463,7 +1480,7 @@ def _subject_of(raw: str, math: bool) -> str | None:
     if cut and not re.search(r"\w", raw[cut.end() :]):
         cut = None
     rest = raw[cut.end() :] if cut else raw
-    rest = _clean(_DELIMITERS.sub(" ", _LEAD.sub("", rest.strip())).strip())
+    rest = _clean(_DELIMITERS.sub(" ", _without_lead(rest.strip())).strip())
     rest = " ".join(rest.split())
     if _SPOKEN.search(rest):  # "550 divided by 4", "plus 5": arithmetic, not a name
         rest = _spoken_operators(rest)
@@ -1472,6 +1489,39 @@ def _subject_of(raw: str, math: bool) -> str | None:
     if at := _AT_VARIABLE.search(rest):  # "the minimum ... will occur at x" = 15: x is 15
         return at.group(1)
     return rest
+
+
+def _without_lead(raw: str) -> str:
+    """``raw`` without the discourse words and punctuation before its subject, less a bracket
+    or bar its subject closes ("Therefore, |(1 - i)^8|" -> "|(1 - i)^8|", not "1 - i)^8|")."""
+    rest = _LEAD.sub("", raw)
+    if (
+        rest.count(")") > rest.count("(")
+        or rest.count("]") > rest.count("[")
+        or rest.count("|") % 2
+    ):
+        gone = _OPENING_RUN.search(raw, 0, len(raw) - len(rest))
+        if gone:
+            rest = gone.group(1) + rest
+            if _wrapped(rest):
+                return rest[1:-1]  # "So (a + b) = 5": the brackets only wrap the name
+    return rest
+
+
+def _wrapped(name: str) -> bool:
+    """Whether one pair of round brackets holds the whole of ``name``: ``(a + b)``, not
+    ``(8/9) * (2/3)``."""
+    if not (name.startswith("(") and name.endswith(")")):
+        return False
+    depth = 0
+    for i, ch in enumerate(name):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth == 0:
+            return i == len(name) - 1
+    return False
+
+
+_OPENING_RUN = re.compile(r"([(\[|]+)\s*$")
 
 
 #: A subject that ends in a variable after "at"/"when"/"for": the chain's "=" gives the
