@@ -733,6 +733,31 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # the symbol the model gives the asked quantity in apposition (held-out 8 idx 370)
+        (
+            "Find the dot product of $\\begin{pmatrix} -2 \\\\ 0 \\\\ 7 \\end{pmatrix}$ and "
+            "$\\begin{pmatrix} 3 \\\\ 4 \\\\ -5 \\end{pmatrix}.$",
+            "To find the dot product, we multiply the components. Given vectors $\\mathbf{a}$ "
+            "and $\\mathbf{b}$, the dot product $\\mathbf{a} \\cdot \\mathbf{b}$ is "
+            "calculated as follows:\n\n\\[\n\\mathbf{a} \\cdot \\mathbf{b} = (-2) \\cdot 3 + "
+            "0 \\cdot 4 + 7 \\cdot (-5) = -6 + 0 - 35 = -41\n\\]\n\nLet's verify with "
+            "code.\n\nThe dot product is \\(\\boxed{-41}\\).",
+            "-41",
+            1,
+            "asked",
+        ),
+        # the same in prose, and a function of a number still to be evaluated (held-out 1
+        # idx 260: θ = arccos(-0.5), then "arccos(-0.5) is 120 degrees")
+        (
+            "Let $A = (1,-11,2),$ $B = (3,-4,1),$ and $C = (-2,1,-1).$  Compute $\\angle ABC,$ "
+            "in degrees.",
+            "So I need to find the angle at point B between vectors BA and BC.\n\nThe formula "
+            "for the angle θ between two vectors U and V is:\n\ncos θ = (U • V) / (|U| |V|)"
+            "\n\nNow, θ = arccos(-0.5)\n\nI know that arccos(-0.5) is 120 degrees.",
+            "120^\\circ",
+            4,
+            "computed",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -794,6 +819,12 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "How many $y$-intercepts does the graph of the parabola $x = y^2 - 4y - 1$ have?",
             "We set x = 0.\n\nThe quadratic in y has two roots, so there are two roots to check.",
             "2",
+        ),
+        # twin of idx 370: a symbol apposed to another quantity is no asked name
+        (
+            "What is the area of a circle of diameter 12?",
+            "We need the radius $r$ first.\n\n\\[ r = 6 \\]\n\nThen the area.",
+            "6",
         ),
     ],
 )

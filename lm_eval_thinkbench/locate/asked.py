@@ -610,6 +610,36 @@ def asked_names(
     return Asked(asked.math | new_math, words_all, direct, context, indices)
 
 
+#: A noun phrase and the symbol the model gives it ("the angle θ between two vectors", "the
+#: dot product $\\mathbf{a} \\cdot \\mathbf{b}$ is"): at most three words after "the", the
+#: last a noun, not a preposition ("the minimum value of $f$" names no minimum $f$).
+_APPOSED = re.compile(
+    r"(?i)\bthe\s+(?P<words>(?:[a-z][a-z-]+\s+){0,2}"
+    r"(?!(?:of|in|on|for|to|at|by|with|from|between|and|or|is|are|as|that)\s)[a-z][a-z-]+)\s+"
+    r"(?:\$(?P<m1>[^$<>=]{1,40})\$|\\\((?P<m2>(?:(?!\\\)).){1,40}?)\\\)"
+    r"|(?P<greek>[θφαβγψω])(?![\w(]))"
+)
+#: How far into a trace the model names its symbols: where it sets the problem up.
+_SETUP_CHARS = 4000
+
+
+def apposed_names(reasoning: str, asked: Asked, free: Iterable[str] = ()) -> frozenset[str]:
+    """Symbols the model gives the asked quantity in apposition while setting the problem up
+    ("the angle θ between two vectors U and V" when the question asks for an angle, "the dot
+    product $\\mathbf{a} \\cdot \\mathbf{b}$" for the dot product): the first one the
+    asked words name, as a key; never a free variable of the problem."""
+    if not asked.words:
+        return frozenset()
+    skip = set(free)
+    for m in _APPOSED.finditer(reasoning, 0, _SETUP_CHARS):
+        symbol = m.group("m1") or m.group("m2") or m.group("greek")
+        key = name_key(symbol.strip())
+        if not key or key in skip or _RELATION.search(symbol) or not asked.matches(m["words"]):
+            continue
+        return frozenset({key})
+    return frozenset()
+
+
 def _question_sentences(problem: str) -> list[str]:
     """The problem's question sentences (see :func:`question_names`)."""
     text = re.sub(r"\[asy\].*?\[/asy\]", " ", problem, flags=re.DOTALL)

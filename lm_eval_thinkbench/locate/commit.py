@@ -45,6 +45,7 @@ from math import gcd
 from lm_eval_thinkbench.locate.asked import (
     GENERIC,
     Asked,
+    apposed_names,
     asked_names,
     content_words,
     form_task,
@@ -89,6 +90,7 @@ _ANSWER_WORD = re.compile(
 _ATOM = re.compile(
     r"\d+(?:\.\d+)?|\\text\s*\{[^{}]*\}|\\(?:sqrt|sin|cos|tan|cot|sec|csc|log|ln|exp|pi|infty"
     r"|arcsin|arccos|arctan|theta|alpha|beta|gamma)(?![A-Za-z])|sqrt|π|√|∞"
+    r"|(?<![\\A-Za-z])(?:arc(?:sin|cos|tan)|sin|cos|tan|log|ln)(?=\s*\()"
     r"|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
 )
 _INT_FRACTION = re.compile(
@@ -153,6 +155,9 @@ def first_commitment(
     final = final or final_claims(reading, reasoning, problem)
     aliases = reading.aliases + (answer_reading.aliases if answer_reading else [])
     asked = asked_names(problem, final, aliases, goal_names(reasoning))
+    free = frozenset(problem_variables(problem) - asked.math) if problem else frozenset()
+    if apposed := apposed_names(reasoning, asked, free) - asked.math:
+        asked = replace(asked, math=asked.math | apposed)
     claims = sorted(
         [
             *reading.claims,
@@ -172,7 +177,6 @@ def first_commitment(
         for c in reading.claims
         if c.flags & _ASIDE and not _has_letter(c.value) and not pending_operation(c.value)
     ]
-    free = frozenset(problem_variables(problem) - asked.math) if problem else frozenset()
     return _first_equal(
         candidates,
         gold,
