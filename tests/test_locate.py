@@ -758,6 +758,25 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             4,
             "computed",
         ),
+        # roots displayed after "the solutions are:" are candidates until one is checked
+        # (held-out 7 idx 23, held-out 1 idx 290); the twin: "the solution is:" adopts it
+        (
+            "Find all values of $x$ that satisfy the equation $x = \\!\\sqrt{11-2x} + 4$.",
+            "\\[ x = \\frac{6 \\pm 4}{2} \\]\n\nSo the solutions are:\n\n\\[ x = "
+            "\\frac{10}{2} = 5 \\]\n\\[ x = \\frac{2}{2} = 1 \\]\n\nFor \\( x = 5 \\):"
+            "\n\nThis is true, so \\( x = 5 \\) is a valid solution.",
+            "x=5",
+            4,
+            "asked",
+        ),
+        (
+            "Find all values of $x$ that satisfy the equation $x = \\!\\sqrt{11-2x} + 4$.",
+            "\\[ x = \\frac{6 \\pm 4}{2} \\]\n\nSo the solution is:\n\n\\[ x = "
+            "\\frac{10}{2} = 5 \\]\n\nThis is true.",
+            "x=5",
+            2,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):

@@ -1018,6 +1018,10 @@ def _chain(
     subject = _subject(text, terms[0])
     if subject and _PLURAL_SUBJECT.match(subject) and not _OPENING_BRACKET.match(value[1]):
         extra.add("option")
+    if pending and _PLURAL_SUBJECT.match(pending) and not state.joins & {",", "\\pm"}:
+        # "So, the solutions are:" then "\\[ r = 4 \\]", "\\[ r = 3.5 \\]": one of the roots
+        # found, not yet the one chosen (unless the gold lists them all)
+        extra.add("option")
     after = _subject(text, terms[-1]) if value_at < len(terms) - 1 else None
     before = len(state.claims)
     if condition is not None:
