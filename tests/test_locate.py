@@ -947,6 +947,11 @@ def test_between_joins_a_range_not_two_clauses():
     ]
     claims = read("Pick n between 1 and 10 and m is 6.").claims
     assert [(c.value, c.names) for c in claims] == [("6", ("m",))]
+    # the operands of one quantity (design idx 89), not a clause after a number
+    claims = read("Therefore, the GCD of 63 and 1491 is 21.").claims
+    assert [(c.value, c.names) for c in claims] == [("21", ("the GCD of 63 and 1491",))]
+    claims = read("I take 5 of 10 and the rest is 5.").claims
+    assert [(c.value, c.names) for c in claims] == [("5", ("the rest",))]
 
 
 _STAR = "If $a\\star b = 9a+2b-ab+5$, what is the value of $5\\star1$?"

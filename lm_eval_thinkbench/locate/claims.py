@@ -445,8 +445,10 @@ def _prose_tokens(
         brk = m.group("brk")
         if brk and brk.lower() == "and":
             begin = toks[-1].start if at == start and toks and toks[-1].kind == "term" else at
-            if _BETWEEN.search(text, begin, m.start()):
-                continue  # "the sum of the multiples of 7 between 100 and 200 is 2107"
+            if _BETWEEN.search(text, begin, m.start()) or (
+                _OF_OPERAND.search(text, begin, m.start()) and _OPERAND.match(text, m.end())
+            ):
+                continue  # "the multiples of 7 between 100 and 200", "the GCD of 63 and 1491"
         if brk == ",":
             depth = _bracket_depth(text, scanned, m.start(), depth)
             scanned = m.start()
@@ -491,6 +493,11 @@ def _prose_matches(
 
 #: "between" and one or two words before an "and": the "and" joins a range, not clauses.
 _BETWEEN = re.compile(r"(?i)\bbetween\s+\S+(?:\s+\S+)?\s*$")
+#: "of" and a number before an "and" that another number follows: the "and" joins the
+#: operands of one quantity ("the GCD of 63 and 1491 is 21", "the sum of $3$ and $5$").
+_OPERAND_TEXT = r"(?:-?\d[\d,.]*|\$[^$\s]{1,40}\$|\\\([^()]{1,40}\\\))"
+_OF_OPERAND = re.compile(r"(?i)\bof\s+" + _OPERAND_TEXT + r"\s*$")
+_OPERAND = re.compile(r"\s*" + _OPERAND_TEXT + r"(?![\w(])")
 
 
 def _bracket_depth(text: str, start: int, at: int, depth: int) -> int:
