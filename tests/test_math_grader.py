@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import multiprocessing
 import os
@@ -400,11 +401,14 @@ def _witness_installed() -> bool:
 
 
 def test_grading_workers_run_with_the_numeric_witness_and_two_stage_parsing() -> None:
+    """... and with math-verify's warmed heap frozen out of the cyclic collector (its full
+    collections walked all of sympy again: a third of a second per real run)."""
     with Grader(deadline=DEADLINE) as g:
         g.start()
         pool, _ = g._pool()
         assert pool.schedule(_witness_installed).result(timeout=30) is True
         assert pool.schedule(_two_stage_installed).result(timeout=30) is True
+        assert pool.schedule(gc.get_freeze_count).result(timeout=30) > 10_000
 
 
 def _two_stage_installed() -> bool:
