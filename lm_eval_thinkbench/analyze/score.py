@@ -321,25 +321,28 @@ def score_job(job: _Job, options: ScoreOptions) -> Scored:
 
 
 def _start_pool(options: ScoreOptions, workers: int) -> tuple[ProcessPoolExecutor, GraderService]:
-    """Fork the workers now (before any other thread exists) and wait until they run; then
-    start the grading worker they share.
+    """Start the grading worker, fork the scoring workers and wait until they run.
 
-    The tokenizer is loaded first, so every worker inherits it instead of loading its own, and
-    then frozen out of the cyclic garbage collector with everything else loaded so far: a
-    worker's collections would otherwise walk (and so copy, page by page) the whole inherited
-    heap, which costs more CPU than the scoring itself saves (the Python docs' recipe for fork
-    without exec). This process unfreezes once the workers exist, so a long-lived caller (a
-    notebook) keeps collecting its own garbage. math-verify is not loaded here: the grading
-    worker imports it while the scoring workers start on their first samples. One grading
-    worker serves every scoring process (a :class:`GraderService` here, a
+    One grading worker serves every scoring process (a :class:`GraderService` here, a
     :class:`SharedGrader` in each): math-verify is imported and its parser's prediction cache
     warmed once, which one worker per scoring process did twice, for more CPU than the
-    waiting for a shared worker costs.
+    waiting for a shared worker costs. It is started first, so that it imports math-verify
+    while this process loads the tokenizer (the scoring workers' first checks would otherwise
+    wait for it with a core idle); its pool's threads are the only ones running when the
+    scoring workers fork, and no scoring worker touches what they hold.
+
+    The tokenizer is loaded before the fork, so every worker inherits it instead of loading
+    its own, and then frozen out of the cyclic garbage collector with everything else loaded
+    so far: a worker's collections would otherwise walk (and so copy, page by page) the whole
+    inherited heap, which costs more CPU than the scoring itself saves (the Python docs' recipe
+    for fork without exec). This process unfreezes once the workers exist, so a long-lived
+    caller (a notebook) keeps collecting its own garbage.
     """
+    service = GraderService()
+    service.serve()
     specs = options.specs()
     for spec in specs:
         get_counter(spec)
-    service = GraderService()
     gc.freeze()
     pool = ProcessPoolExecutor(
         max_workers=workers,
@@ -350,9 +353,11 @@ def _start_pool(options: ScoreOptions, workers: int) -> tuple[ProcessPoolExecuto
     try:
         for ready in [pool.submit(os.getpid) for _ in range(workers)]:
             ready.result()
+    except BaseException:
+        service.close()
+        raise
     finally:
         gc.unfreeze()
-    service.serve()
     return pool, service
 
 

@@ -606,9 +606,9 @@ class GraderService:
     grader of one's own. The listener is a Unix socket in a private temporary folder, with
     the process's authentication key.
 
-    Make it in the main thread (its grader's workers are forked there and die with this
-    process) before forking the borrowers; call :meth:`serve` once they are forked (no thread
-    runs before), and :meth:`close` when they are done.
+    Make it and :meth:`serve` it in the main thread (its grader's first worker is forked there
+    and dies with this process), before forking the borrowers, and :meth:`close` it when they
+    are done.
     """
 
     def __init__(self) -> None:
@@ -625,8 +625,8 @@ class GraderService:
         return self._listener.address, self._authkey, self.grader.deadline
 
     def serve(self) -> None:
-        """Start the workers (the first one forked from this, the calling, thread) and the
-        thread that accepts borrowers."""
+        """Start the workers (the first one forked from this, the calling, thread), which
+        import math-verify meanwhile, and the thread that accepts borrowers."""
         self.grader.start(wait=False)
         threading.Thread(target=self._accept, name="grader-service", daemon=True).start()
 
