@@ -37,6 +37,8 @@ SETS = {
     "heldout7": BENCH_DATA / "first_correct_heldout7.jsonl",
     "heldout8": BENCH_DATA / "first_correct_heldout8.jsonl",
     "heldout9": BENCH_DATA / "first_correct_heldout9.jsonl",
+    "heldout10": BENCH_DATA / "first_correct_heldout10.jsonl",
+    "heldout11": BENCH_DATA / "first_correct_heldout11.jsonl",
 }
 
 
@@ -86,6 +88,8 @@ def test_annotated_steps_map_onto_the_scoring_steps():
         ("heldout7", 0.64, 0.86, 0.06),
         ("heldout8", 0.78, 0.80, 0.055),
         ("heldout9", 0.85, 0.95, 0.02),
+        ("heldout10", 0.74, 0.80, 0.05),
+        ("heldout11", 0.82, 0.95, 0.02),
     ],
 )
 @pytest.mark.slow
