@@ -777,6 +777,20 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             2,
             "asked",
         ),
+        # a given restated in words is no result; the asked function's parity is (held-out 6
+        # idx 120: "let $g(x)$ be an even function", then "g(x) is an even function")
+        (
+            "Let $f(x)$ be an odd function, and let $g(x)$ be an even function.  Is "
+            '$f(f(g(f(g(f(x))))))$ even, odd, or neither?  Enter "odd", "even", or '
+            '"neither".',
+            "2. **Given Functions:**\n   - \\( g(x) \\) is an even function, so \\( g(-x) = "
+            "g(x) \\).\n\n- Finally, \\( f(f(g(f(g(f(-x)))))) = f(f(g(f(g(f(x)))))) \\). "
+            "So, \\( f(f(g(f(g(f(x)))))) \\) is even.\n\nThe final answer is "
+            "\\(\\boxed{\\text{even}}\\).",
+            "\\text{even}",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):

@@ -485,6 +485,12 @@ def _restates(reasoning: str, claim: Claim, problem_key: str) -> bool:
     if len(key) >= 3 and key in problem_key:
         return True
     left = claim.lhs or (claim.names[-1] if claim.names else None)
+    word = _TEXT_GOLD.fullmatch(claim.value.strip())
+    if left and word and len(name_key(left)) >= 2:  # "g(x) is an even function" when the
+        given = re.escape(name_key(left).lower()) + r"(?:be|is|are)(?:an?)?"
+        given += re.escape(word.group(1).lower())
+        if re.search(given, problem_key.lower()):  # problem says "let g(x) be an even function"
+            return True
     relation = name_key(f"{left}={claim.value}") if left else ""
     if len(relation) < 4 or relation not in problem_key:
         return False
