@@ -1121,3 +1121,12 @@ def test_a_factorial_is_a_computation_still_to_be_done(grader):
         reasoning + "\n\nSo the total number of arrangements is 10080.", "10080", grader, problem
     )
     assert (found.step_index, found.rule) == (2, "asked"), found
+
+
+def test_a_value_in_words_is_quoted_as_written(grader):
+    """A word read as a value (``\\text{even}`` for "is even") is quoted as the text has it,
+    not past the sentence by the length of its LaTeX form."""
+    problem = "Is $f(f(x))$ even, odd, or neither?"
+    reasoning = "We compose.\n\nSo, \\( f(f(x)) \\) is even.\n\nThere we are."
+    found = _first(reasoning, "\\text{even}", grader, problem)
+    assert found.quote == "\\( f(f(x)) \\) is even", found

@@ -1217,7 +1217,11 @@ def _add(
     boxed = _BOXED.search(text, value_tok.start, value_tok.end)
     cleaned = _unbox(value_text)
     cleaned = COUNT_WORDS.get(cleaned.lower(), cleaned)  # "two y-intercepts": 2
-    end = value_tok.end if boxed else value_start + len(value_text)
+    written = _WORD_VALUE.fullmatch(value_text)  # "an ellipse", read as \\text{ellipse}
+    if written and not text.startswith(value_text, value_start):
+        end = value_start + len(written.group(1))
+    else:
+        end = value_tok.end if boxed else value_start + len(value_text)
     if start >= end:  # a reversed chain ("30 degrees is the smallest angle"): quote it whole
         start, end = value_start, max(t.end for t in terms)
     start, end = _widen(text, start, end)
@@ -1336,6 +1340,7 @@ def _value_of(
 
 
 _NAMED_WORD = re.compile(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)")
+_WORD_VALUE = re.compile(r"\\text\{([A-Za-z][A-Za-z-]*)\}")
 #: Counts in words, as models write small counts ("there are two y-intercepts", "exactly
 #: three ways"); "one" is left out, a pronoun and an article as often as a count.
 _COUNTS = (
