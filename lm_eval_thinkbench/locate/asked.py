@@ -614,7 +614,7 @@ def asked_names(
 #: dot product $\\mathbf{a} \\cdot \\mathbf{b}$ is"): at most three words after "the", the
 #: last a noun, not a preposition ("the minimum value of $f$" names no minimum $f$).
 _APPOSED = re.compile(
-    r"(?i)\bthe\s+(?P<words>(?:[a-z][a-z-]+\s+){0,2}"
+    r"(?i)(?=t)\bthe\s+(?P<words>(?:[a-z][a-z-]+\s+){0,2}"
     r"(?!(?:of|in|on|for|to|at|by|with|from|between|and|or|is|are|as|that)\s)[a-z][a-z-]+)\s+"
     r"(?:\$(?P<m1>[^$<>=]{1,40})\$|\\\((?P<m2>(?:(?!\\\)).){1,40}?)\\\)"
     r"|(?P<greek>[θφαβγψω])(?![\w(]))"

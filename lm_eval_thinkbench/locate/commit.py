@@ -64,7 +64,7 @@ from lm_eval_thinkbench.locate.claims import (
 )
 from lm_eval_thinkbench.locate.intervals import interval_statements
 from lm_eval_thinkbench.math.grader import Grader
-from lm_eval_thinkbench.steps import split_separator, step_index_at
+from lm_eval_thinkbench.steps import Span, split_separator, step_index_at
 
 #: Flags of a claim that doubts a value: between a result and its adoption, the model was
 #: not yet sure of it ("2(n + 7) - (2n + 1) = 13", then "the possible values are 1 and 13").
@@ -426,8 +426,8 @@ def _computes_asked(claim: Claim, asked: Asked, plugged: dict[tuple[int, int], s
 
 #: The model saying what it computes next ("the question asks for the sum of these values",
 #: "now I need to find the total"): the goal, up to the end of its noun phrase.
-_GOAL_NEXT = re.compile(
-    r"(?i)\b(?:asks?\s+(?:for|us\s+to\s+find)|(?:need|want|have)\s+to\s+(?:find|compute"
+_GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at once
+    r"(?i)(?=[anhlw])\b(?:asks?\s+(?:for|us\s+to\s+find)|(?:need|want|have)\s+to\s+(?:find|compute"
     r"|calculate|determine)|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate))\s+"
     r"(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,60}?)(?=\s*(?:[.,;:?!]|$))"
 )
@@ -440,10 +440,11 @@ def _goal_openers(reasoning: str, asked: Asked) -> list[_Opener]:
     ("Now, the question asks for the sum of these values. So, 2 + 8 = 10."): an opener for the
     chain of numbers that follows (:func:`_computes`), like "the total would be 5 × 4 × 3"."""
     out = []
-    paragraphs = split_separator(reasoning)
+    paragraphs: Sequence[Span] | None = None
     for m in _GOAL_NEXT.finditer(reasoning):
         words = content_words(m.group("goal"))
         if words and words <= asked.context and words - _WEAK_GOAL_WORDS:
+            paragraphs = paragraphs or split_separator(reasoning)
             at = step_index_at(paragraphs, m.start())
             out.append(_Opener(m.start(), -1 if at is None else at, ""))
     return out
