@@ -1130,3 +1130,17 @@ def test_a_value_in_words_is_quoted_as_written(grader):
     reasoning = "We compose.\n\nSo, \\( f(f(x)) \\) is even.\n\nThere we are."
     found = _first(reasoning, "\\text{even}", grader, problem)
     assert found.quote == "\\( f(f(x)) \\) is even", found
+
+
+def test_a_symbol_of_several_letters_in_a_name(grader):
+    """ "the product \\( abc \\)" names the asked $abc$ (Sky-T1 idx 334), "the product \\( bcd \\)"
+    names something else."""
+    problem = "If $a+b=8$, $b+c=-3$, and $a+c= -5$, what is $abc$?"
+    found = _first(
+        "We get c = -8.\n\nSo, the product \\( abc \\) is \\( -120 \\).", "-120", grader, problem
+    )
+    assert (found.step_index, found.rule) == (1, "asked"), found
+    found = _first(
+        "We get c = -8.\n\nSo, the product \\( bcd \\) is \\( -120 \\).", "-120", grader, problem
+    )
+    assert found.step_index is None, found

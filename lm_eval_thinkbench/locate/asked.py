@@ -253,6 +253,7 @@ class Asked:
         if self.math and (
             name_key(name) in self.math
             or any(name_key(part) in self.math for part in _math_parts(name))
+            or any(symbol in self.math for symbol in _letter_symbols(name))
         ):
             return True
         if self.indices and (term := _INDEXED.fullmatch(name_key(name))):
@@ -301,6 +302,14 @@ class Asked:
             _part_of(v, key) or (v in key and re.search(rf"\d{re.escape(v)}(?!\w)", key))
             for v in variables
         )
+
+
+@lru_cache(maxsize=_MEMO)
+def _letter_symbols(name: str) -> tuple[str, ...]:
+    """The words of a name that could be a symbol of a few letters (``abc``, ``AB``, ``xyz``:
+    "the product \\( abc \\)", whose delimiters the name no longer has)."""
+    words = name.split()
+    return tuple(w for w in words if 2 <= len(w) <= 4 and w.isalpha() and w.lower() not in _STOP)
 
 
 _FORMULA_MARK = re.compile(r"\d|\\[A-Za-z]")
