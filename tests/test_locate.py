@@ -791,6 +791,24 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a bare noun phrase before a colon names the computation after it: the constant
+        # term is a part, the whole sum the result (held-out 1 idx 440)
+        (
+            "Simplify $(u+4)(u-1) - (u-3)(u+6)$.",
+            "Finally, the constant terms: $-4 + 18 = 14$.\n\nSo, putting it all together: $0 "
+            "+ 0 + 14 = 14$.",
+            "14",
+            1,
+            "result",
+        ),
+        # the twin: a header naming the asked quantity makes its computation the answer
+        (
+            "What is the area of a square of side 6?",
+            "We square the side.\n\nThe area of the square:\n\\[ 6 \\times 6 = 36 \\]",
+            "36",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):

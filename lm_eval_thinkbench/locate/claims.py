@@ -295,6 +295,7 @@ class _State:
     "=" continues."""
 
     pending: str | None = None
+    header: str | None = None  # a header before a colon, for an unnamed chain after it
     previous: _Tok | None = None
     subject: str | None = None
     joins: frozenset[str] = frozenset()
@@ -681,6 +682,7 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
             _chain(text, clause, frozenset(flags | clause_flags), (start, end), state)
             if tok.what == ":" and len(state.claims) == before and state.pending is None:
                 state.pending = _described(text, clause)
+                state.header = None if state.pending else _header(text, clause, start)
             if solved and solved[-1][1] < 0 and len(state.claims) > before:
                 solved[-1] = (solved[-1][0], before)
             for i in range(before, len(state.claims)):
@@ -932,6 +934,7 @@ def _chain(
     (if it sets names equal), or leave its subject open when it ends in a link ("the area
     is") for the clause that follows."""
     pending, state.pending = state.pending, None
+    header, state.header = state.header, None
     clause, condition = _relative_subject(text, _merge_terms(clause))
     terms = [t for t in clause if t.kind == "term"]
     links = [t for t in clause if t.kind == "link"]
@@ -998,6 +1001,8 @@ def _chain(
             terms = [terms[1], terms[0]]
             value_at, value = 1, left
     names = [n for n in (_subject(text, terms[0]), *(_name(text, t) for t in terms[1:])) if n]
+    if header and not (names and _symbolic(names[0])):
+        pending = pending or header  # "the constant terms: -4 + 18 = 14", not "...: x = 6"
     if pending:
         names.insert(0, pending)
     if not flags & {"question", "hypothesis", "condition"}:
@@ -1064,6 +1069,22 @@ def _relative_subject(text: str, clause: list[_Tok]) -> tuple[list[_Tok], str | 
 
 #: A relative clause inside a noun phrase: "the remainder when", "the number of $n$ for which".
 _RELATIVE_MARK = re.compile(r"(?i)\w\s+(?:when|where|for\s+which|in\s+which|such\s+that)\s")
+
+
+#: A short noun phrase: "the constant terms", "the sum of the digits".
+_HEADER_PHRASE = re.compile(r"(?i)the\s+(?:[a-z][a-z-]*\s+){0,5}[a-z][a-z-]*")
+
+
+def _header(text: str, clause: Sequence[_Tok], sentence_start: int) -> str | None:
+    """The noun phrase of a sentence that is only a header before a colon ("Finally, the
+    constant terms: $-4 + 18 = 14$"): what an unnamed computation after it is the value of.
+    Not the last part of a longer sentence ("we need to find the sum of A and B:")."""
+    if len(clause) != 1 or clause[0].kind != "term" or clause[0].math:
+        return None
+    if _LEAD.sub("", text[sentence_start : clause[0].start]).strip():
+        return None
+    raw = _without_lead(text[clause[0].start : clause[0].end].strip())
+    return _subject(text, clause[0]) if _HEADER_PHRASE.fullmatch(raw) else None
 
 
 def _described(text: str, clause: Sequence[_Tok]) -> str | None:
