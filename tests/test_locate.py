@@ -1162,3 +1162,20 @@ def test_a_symbol_of_several_letters_in_a_name(grader):
         "We get c = -8.\n\nSo, the product \\( bcd \\) is \\( -120 \\).", "-120", grader, problem
     )
     assert found.step_index is None, found
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "gold", "found"),
+    [
+        # a remainder stated beside its quotient (Sky-T1 idx 35)
+        ("Now, 24 divided by 7 is 3 with a remainder of 3.", "3", (0, "remainder of 3")),
+        ("So 17 leaves a remainder of 3 when divided by 7.", "3", (0, "remainder of 3")),
+        # the quotient is not the remainder, nor a remainder still to be computed its minuend
+        ("Now, 17 divided by 7 is 2 with a remainder of 3.", "2", (None, None)),
+        ("63 ÷ 42 = 1 with a remainder of 63 - 42 = 19.", "63", (None, None)),
+    ],
+)
+def test_a_remainder_beside_its_quotient(grader, reasoning, gold, found):
+    problem = "What is the remainder when $17$ is divided by $7$?"
+    located = _first(reasoning, gold, grader, problem)
+    assert (located.step_index, located.quote) == found, located

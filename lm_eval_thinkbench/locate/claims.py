@@ -334,7 +334,45 @@ def read(
         _read_sentence(text, start, end, spans[at:stop], state)
     _mark_enumerations(text, state.claims)
     _loose_boxes(text, state.claims, cut)
+    _remainders(text, state.claims, cut)
     return Reading(state.claims, state.aliases)
+
+
+#: A remainder stated beside its quotient: "21 divided by 9 is 2 with a remainder of 3",
+#: "30 goes into 2520 eighty times with a remainder of 120", "leaves a remainder of 4".
+_REMAINDER = re.compile(
+    r"(?i)\b(?:with|leaves|leaving|gives|giving|has|having)\s+(?:a\s+|the\s+)?remainder\s+of\s+"
+    r"\$?(?P<value>-?\d+)(?!\d)(?![.,]\d|\s*[-+*/×÷^]\s*\d)"
+)
+
+
+def _remainders(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) -> None:
+    """Remainders stated beside their quotient (:data:`_REMAINDER`), which no chain reads
+    ("with" is no link): claims named "the remainder", kept in order of position, the
+    quotient just before one an intermediate; a remainder still to be computed ("a remainder
+    of 63 - 42 = 21") is left to its chain."""
+    if "remainder" not in text:
+        return
+    sentence_starts = [s for s, _ in cut]
+    ends = {c.end: i for i, c in enumerate(claims)}
+    found = []
+    for m in _REMAINDER.finditer(text):
+        before = len(text[: m.start()].rstrip())
+        if before in ends:  # "is 2 with a remainder of 3": the 2 is the quotient
+            i = ends[before]
+            claims[i] = _with(claims[i], "intermediate")
+        at = bisect_right(sentence_starts, m.start()) - 1
+        sentence = cut[at] if at >= 0 else (m.start(), m.end())
+        flags = sentence_flags(text[sentence[0] : sentence[1]])
+        start = m.start() + m.group().lower().find("remainder")
+        value = m.group("value")
+        found.append(
+            Claim(
+                start, m.end(), m.start("value"), value, ("the remainder",), None, flags, sentence
+            )
+        )
+    if found:
+        claims[:] = sorted([*claims, *found], key=lambda c: (c.start, c.end))
 
 
 #: A code fence: three backticks and the language, if any, to the end of the line.
