@@ -809,6 +809,18 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a list answer given as cases of one step (held-out 9 idx 975)
+        (
+            "Determine all real numbers $x$ for which $$ \\left(\\log _{10} x\\right)^{\\log "
+            "_{10}\\left(\\log _{10} x\\right)}=10000 $$",
+            "So y = 100 or y = 0.01.\n\nRecall that \\( y = \\log_{10} x \\). Therefore, we "
+            "have two cases to consider for \\( x \\). First, if \\( y = 100 \\): \\[ "
+            "\\log_{10} x = 100 \\implies x = 10^{100}. \\] Second, if \\( y = 0.01 \\): \\[ "
+            "\\log_{10} x = 0.01 \\implies x = 10^{0.01}. \\]",
+            "10^{100}, 10^{0.01}",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -876,6 +888,14 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "What is the area of a circle of diameter 12?",
             "We need the radius $r$ first.\n\n\\[ r = 6 \\]\n\nThen the area.",
             "6",
+        ),
+        # twin of idx 975: the cases in two steps are scattered, each a hypothesis
+        (
+            "Determine all real numbers $x$ for which $(\\log_{10} x)^{\\log_{10}(\\log_{10} "
+            "x)} = 10000$.",
+            "So y = 100 or y = 0.01.\n\nFirst, if \\( y = 100 \\): \\[ x = 10^{100}. \\]\n\n"
+            "Second, if \\( y = 0.01 \\): \\[ x = 10^{0.01}. \\]",
+            "10^{100}, 10^{0.01}",
         ),
     ],
 )

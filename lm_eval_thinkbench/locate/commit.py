@@ -162,6 +162,7 @@ def first_commitment(
         [
             *reading.claims,
             *(_listed(reading.claims) if "," in joins else ()),
+            *(_cases(reading.claims, asked, reasoning) if "," in joins else ()),
             *_tuples(reading.claims, asked, reasoning),
             *(_intervals(reasoning) if _INTERVAL_GOLD.search(gold) else ()),
         ],
@@ -263,6 +264,36 @@ def _listed(claims: Sequence[Claim]) -> list[Claim]:
             flags = first.flags - {"list", "option"} | {"composed"}
             out.append(replace(first, end=last.end, value=", ".join(values), flags=flags))
     return out
+
+
+def _cases(claims: Sequence[Claim], asked: Asked, reasoning: str) -> list[Claim]:
+    """For a gold that is a list: the values one paragraph gives the asked variable in its
+    cases ("First, if y = 100: x = 10^{100}. Second, if y = 0.01: x = 10^{0.01}"), read as
+    one list value: each case holds under its own condition, and together they are the whole
+    answer."""
+    if not asked.math:
+        return []
+    paragraphs = split_separator(reasoning)
+    by_paragraph: dict[int | None, list[Claim]] = {}
+    for claim in claims:
+        case = claim.condition and "condition" in claim.flags and not claim.flags & _NOT_A_CASE
+        if case and claim.names and name_key(claim.names[0]) in asked.math:
+            by_paragraph.setdefault(step_index_at(paragraphs, claim.start), []).append(claim)
+    out = []
+    for group in by_paragraph.values():
+        values = list(dict.fromkeys(c.value for c in group))
+        conditions = {name_key(c.condition or "") for c in group}
+        if len(values) > 1 and len(conditions) == len(group):
+            first, last = group[0], group[-1]
+            flags = frozenset({"composed"})
+            out.append(replace(first, end=last.end, value=", ".join(values), flags=flags))
+    return out
+
+
+#: Flags of a claim that no case of an answer has: a question, a check, the condition itself.
+_NOT_A_CASE = frozenset(
+    ("question", "check", "substitution", "premise", "negated", "header", "intermediate", "bound")
+)
 
 
 def _tuples(claims: Sequence[Claim], asked: Asked, reasoning: str) -> list[Claim]:
