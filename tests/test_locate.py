@@ -821,6 +821,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a shape named as what a form is the form of (held-out 8 idx 358)
+        (
+            "Determine if the graph of the equation below is a parabola, circle, ellipse, "
+            "hyperbola, point, line, two lines, or empty.  $\\left(\\frac x2 - 3\\right)^2 + "
+            "y^2 = 10$",
+            "\\[\n(x - 6)^2 + 4y^2 = 40\n\\]\n\nThis is the standard form of an ellipse, "
+            "with \\(a^2 = 40\\).",
+            "\\text{ellipse}",
+            1,
+            "result",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -896,6 +907,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "So y = 100 or y = 0.01.\n\nFirst, if \\( y = 100 \\): \\[ x = 10^{100}. \\]\n\n"
             "Second, if \\( y = 0.01 \\): \\[ x = 10^{0.01}. \\]",
             "10^{100}, 10^{0.01}",
+        ),
+        # twin of idx 358: the form denied
+        (
+            "Determine if the graph of the equation below is a parabola, circle, ellipse, "
+            "hyperbola, point, line, two lines, or empty.  $x^2 + 2y^2 = 1$",
+            "We expand.\n\nThis is not the standard form of an ellipse.",
+            "\\text{ellipse}",
         ),
     ],
 )

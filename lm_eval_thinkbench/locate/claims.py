@@ -1398,7 +1398,12 @@ def _value_of(
     return max(at, 0), value, " ".join(unit.group(1).split()) if unit else None
 
 
-_NAMED_WORD = re.compile(r"(?i)\s*(?:(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)")
+#: A word value, after its article and a "form of" that only says what it is the form of:
+#: "an ellipse", "the standard form of an ellipse", "the equation of a hyperbola".
+_NAMED_WORD = re.compile(
+    r"(?i)\s*(?:(?:a|an|the)\s+)?(?:(?:(?:standard|general)\s+)?(?:form|equation|graph)\s+of"
+    r"\s+(?:a|an|the)\s+)?([A-Za-z][A-Za-z-]*)"
+)
 _WORD_VALUE = re.compile(r"\\text\{([A-Za-z][A-Za-z-]*)\}")
 #: Counts in words, as models write small counts ("there are two y-intercepts", "exactly
 #: three ways"); "one" is left out, a pronoun and an article as often as a count.
