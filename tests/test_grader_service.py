@@ -4,13 +4,16 @@ the verdicts, deadlines and failures of a grader of their own."""
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import time
 
 import pytest
 
+from lm_eval_thinkbench.analyze import score
 from lm_eval_thinkbench.math.grader import DEADLINE_ENV, GraderService, SharedGrader, Verdict
+from lm_eval_thinkbench.settings import Settings
 
 POWER_TOWER = "5^{5^{5^{5^{5}}}}"
 
@@ -68,3 +71,21 @@ def test_a_closed_service_answers_error_without_hanging() -> None:
     lent.close()
     assert borrower.equivalent("3", "\\frac{6}{2}") == Verdict(False, "error")
     assert borrower.equivalent("3", "3") == Verdict(True, "fast")  # the fast path still works
+
+
+def _worker_state() -> tuple[str, int]:
+    return type(score._shared_grader).__name__, gc.get_threshold()[0]
+
+
+def test_scoring_workers_borrow_the_analysing_process_grader() -> None:
+    """analyze's scoring workers check in the grading worker their parent started (one for
+    all of them), and collect garbage rarely."""
+    pool, lent = score._start_pool(score.ScoreOptions(config=Settings(), workers=2), 2)
+    try:
+        states = {pool.submit(_worker_state).result(timeout=60) for _ in range(4)}
+        assert states == {("SharedGrader", 20_000)}
+        assert score._shared_grader is None  # this process grades with its own
+        assert "pool" in lent.grader._resources  # the shared worker was started here
+    finally:
+        pool.shutdown()
+        lent.close()

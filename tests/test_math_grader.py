@@ -402,13 +402,15 @@ def _witness_installed() -> bool:
 
 def test_grading_workers_run_with_the_numeric_witness_and_two_stage_parsing() -> None:
     """... and with math-verify's warmed heap frozen out of the cyclic collector (its full
-    collections walked all of sympy again: a third of a second per real run)."""
+    collections walked all of sympy again: a third of a second per real run), collecting
+    rarely (``lifetime.collect_rarely``)."""
     with Grader(deadline=DEADLINE) as g:
         g.start()
         pool, _ = g._pool()
         assert pool.schedule(_witness_installed).result(timeout=30) is True
         assert pool.schedule(_two_stage_installed).result(timeout=30) is True
         assert pool.schedule(gc.get_freeze_count).result(timeout=30) > 10_000
+        assert pool.schedule(gc.get_threshold).result(timeout=30)[0] == 20_000
 
 
 def _two_stage_installed() -> bool:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from lm_eval_thinkbench.analyze.samples import Sample
-from lm_eval_thinkbench.lifetime import die_with_parent
+from lm_eval_thinkbench.lifetime import collect_rarely, die_with_parent
 from lm_eval_thinkbench.locate.rule import (
     FirstCorrect,
     LocatorFailure,
@@ -364,12 +364,14 @@ def _start_pool(options: ScoreOptions, workers: int) -> tuple[ProcessPoolExecuto
 def _init_worker(specs: list[str | None], parent: int, service: tuple[str, bytes, float]) -> None:
     """Die with ``parent`` (a killed analyze leaves no worker behind; the pool forks every
     worker from the thread that made it, which outlives the pool), load the counters and
-    make the worker's grader, which checks in the parent's shared grading worker."""
+    make the worker's grader, which checks in the parent's shared grading worker; collect
+    garbage rarely (:func:`lm_eval_thinkbench.lifetime.collect_rarely`)."""
     global _shared_grader
     die_with_parent(parent)
     for spec in specs:
         get_counter(spec)
     _shared_grader = SharedGrader(service)
+    collect_rarely()
 
 
 # ----- judge calls ------------------------------------------------------------------------------

@@ -47,7 +47,6 @@ scoring processes) passes ``preload=False`` and lets its worker import it while 
 from __future__ import annotations
 
 import atexit
-import gc
 import importlib
 import logging
 import multiprocessing
@@ -71,7 +70,7 @@ from typing import Any
 
 import pebble
 
-from lm_eval_thinkbench.lifetime import die_with_parent
+from lm_eval_thinkbench.lifetime import collect_rarely, die_with_parent
 
 from . import verify
 from .rewrite import prepare_candidate, rewrite_answer
@@ -161,8 +160,8 @@ class _Tally:
 def _init_worker(owner: int | None = None) -> None:
     """Prepare a worker: die at once on SIGTERM, and when ``owner`` (the grader's process, if
     given: see :meth:`Grader._pool`) ends; import math-verify with the numeric witness and
-    two-stage parsing (:mod:`.verify`), warm it up and freeze what it loaded out of the cyclic
-    garbage collector.
+    two-stage parsing (:mod:`.verify`), warm it up and tune its garbage collector
+    (:func:`lm_eval_thinkbench.lifetime.collect_rarely`).
 
     pebble installs a Python-level SIGTERM handler in its workers, and a Python handler cannot
     run while the interpreter is inside one long C call (big-integer power), so pebble would
@@ -180,7 +179,7 @@ def _init_worker(owner: int | None = None) -> None:
     verify.warm_up()
     # sympy and the parser are a large heap of long-lived objects that every full collection
     # would walk again (a third of a second per run on the real traces): keep them out of it.
-    gc.freeze()
+    collect_rarely()
 
 
 def _check_batch(
