@@ -1217,3 +1217,19 @@ def test_a_remainder_beside_its_quotient(grader, reasoning, gold, found):
     problem = "What is the remainder when $17$ is divided by $7$?"
     located = _first(reasoning, gold, grader, problem)
     assert (located.step_index, located.quote) == found, located
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # the value of an expression of numbers: its chain of numbers is the result (held-out 10
+        # idx 58), with no later statement to adopt it
+        ("Compute $99^2+99+1$ in your head.", 1),
+        # an operation the problem defines is no expression of numbers: the partial sum equal
+        # to the gold stays unadopted (held-out 10 idx 449)
+        ("If $a\\star b = a^2 + 301$, what is the value of $99\\star1$?", None),
+    ],
+)
+def test_a_chain_of_numbers_for_an_expression_of_numbers(grader, problem, step):
+    reasoning = "Then, 9801 plus 99 is indeed 9900.\n\nFinally, 9900 plus 1 is 9901."
+    assert _first(reasoning, "9901", grader, problem).step_index == step

@@ -183,11 +183,31 @@ def first_commitment(
         gold,
         grader,
         integer_gold=_collides(gold),
+        numeric=any(_numeric(m) for m in asked.direct),
         rewrite=form_task(problem),
         doubts=doubts,
         asides=asides,
         free=free,
         openers=openers,
+    )
+
+
+#: Commands of arithmetic, which a numeric expression may hold (``\\frac``, ``\\dbinom``);
+#: an operation the problem defines (``5 \\star 1``) is not one of them.
+_ARITHMETIC = re.compile(
+    r"\\(?:[dt]?frac|sqrt|times|cdot|div|[dt]?binom|left|right|pi|circ)(?![A-Za-z])"
+)
+
+
+def _numeric(formula: str) -> bool:
+    """Whether the question asks for the value of an expression of numbers only (``99^2+99+1``,
+    ``\\dbinom{31}{28}``): then a chain of numbers equal to the gold is that expression's
+    result, not a count that turns up on the way."""
+    plain = _ARITHMETIC.sub(" ", formula)
+    return (
+        "\\" not in plain
+        and not re.search(r"[A-Za-z]", plain)
+        and len(re.findall(r"\d+", plain)) > 1
     )
 
 
@@ -601,6 +621,7 @@ def _first_equal(
     asides: Sequence[tuple[int, str]],
     free: frozenset[str],
     openers: Sequence[_Opener] = (),
+    numeric: bool = False,
 ) -> Found:
     """Walk the candidates in order, grading lazily; the first that counts (see
     :func:`_prospects`) is the commitment.
@@ -612,6 +633,7 @@ def _first_equal(
     prospects = _prospects(
         candidates,
         integer_gold=integer_gold,
+        numeric=numeric,
         rewrite=rewrite,
         doubts=doubts,
         asides=asides,
@@ -657,6 +679,7 @@ def _prospects(
     asides: Sequence[tuple[int, str]],
     free: frozenset[str],
     openers: Sequence[_Opener],
+    numeric: bool = False,
 ) -> list[tuple[str, int | None] | None]:
     """For each candidate, what would make it count if its value equals the gold: the rule,
     and the adopter whose value must equal the gold too (rule "adopted"); None when nothing
@@ -665,13 +688,14 @@ def _prospects(
     A boxed, answer or asked claim counts by its kind, an unnamed chain that computes what an
     opener set the asked quantity to as "computed" (:func:`_computes`); an unreduced fraction
     never otherwise. An open claim is a result at once when the gold is no integer and the
-    claim names its value in no words of its own nor by a variable of the problem, or when the
-    problem asks to rewrite a formula (the claim is in the gold's form, which an intermediate
-    is not; for a plain integer, which has no form to tell, only an unnamed claim); otherwise
-    it needs the adoption rule (module docstring): the next non-open candidate adopts it, in
-    the same paragraph or the next for a named value, with no doubt about the value and
-    nothing else computed in between. The adoption look-ups are bisections and precomputed
-    indexes, not scans of the candidates between."""
+    claim names its value in no words of its own nor by a variable of the problem, when it is
+    a chain of numbers and the question asks for an expression of numbers (:func:`_numeric`),
+    or when the problem asks to rewrite a formula (the claim is in the gold's form, which an
+    intermediate is not; for a plain integer, which has no form to tell, only an unnamed
+    claim); otherwise it needs the adoption rule (module docstring): the next non-open
+    candidate adopts it, in the same paragraph or the next for a named value, with no doubt
+    about the value and nothing else computed in between. The adoption look-ups are
+    bisections and precomputed indexes, not scans of the candidates between."""
     count = len(candidates)
     keys = [name_key(c.value) for c in candidates]
     adopters: list[int | None] = [None] * count  # the first non-open candidate after each
@@ -702,8 +726,10 @@ def _prospects(
         names = candidate.claim.names
         by_variable = any(name_key(n) in free for n in names)
         named = any(_has_letter(n) for n in names)
-        if (rewrite and not (integer_gold and named)) or not (
-            integer_gold or by_variable or named_in_words(candidate.claim)
+        if (
+            (rewrite and not (integer_gold and named))
+            or (numeric and not named)
+            or not (integer_gold or by_variable or named_in_words(candidate.claim))
         ):
             out[i] = ("result", None)
             continue
