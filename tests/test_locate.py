@@ -832,6 +832,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "result",
         ),
+        # the same after a symbol: "the smallest ... \\( a \\) such that all roots are real is
+        # \\( a = 3 \\)" (held-out 2 idx 19; "all roots" is no plural subject of the value)
+        (
+            "Let $a$ be a positive real number such that all the roots of \\[x^3 + ax^2 + ax + "
+            "1 = 0\\]are real.  Find the smallest possible value of $a.$",
+            "For any a < 3 the quadratic factor has complex roots.\n\nTherefore, the smallest "
+            "positive real number \\( a \\) such that all roots are real is \\( a = 3 \\).",
+            "3",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):

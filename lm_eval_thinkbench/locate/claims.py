@@ -1106,7 +1106,7 @@ def _relative_subject(text: str, clause: list[_Tok]) -> tuple[list[_Tok], str | 
 
 
 #: A relative clause inside a noun phrase: "the remainder when", "the number of $n$ for which".
-_RELATIVE_MARK = re.compile(r"(?i)\w\s+(?:when|where|for\s+which|in\s+which|such\s+that)\s")
+_RELATIVE_MARK = re.compile(r"(?i)[\w)$]\s+(?:when|where|for\s+which|in\s+which|such\s+that)\s")
 
 
 #: A short noun phrase: "the constant terms", "the sum of the digits".
