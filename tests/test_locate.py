@@ -837,7 +837,8 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
         (
             "Let $a$ be a positive real number such that all the roots of \\[x^3 + ax^2 + ax + "
             "1 = 0\\]are real.  Find the smallest possible value of $a.$",
-            "For any a < 3 the quadratic factor has complex roots.\n\nTherefore, the smallest "
+            "So I need to find the smallest positive real number a such that all roots are "
+            "real.\n\nTherefore, the smallest "
             "positive real number \\( a \\) such that all roots are real is \\( a = 3 \\).",
             "3",
             1,
