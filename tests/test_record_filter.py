@@ -3,6 +3,7 @@ and the length limit, driven through lm-eval's own ``FilterEnsemble`` and ``Inst
 
 from __future__ import annotations
 
+import gc
 import json
 import threading
 import time
@@ -13,6 +14,7 @@ from lm_eval.api.instance import Instance
 
 from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.harness.records import RecordFilter, in_order
+from lm_eval_thinkbench.lifetime import collecting_rarely
 from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
 from lm_eval_thinkbench.response import ModelResponse
 
@@ -163,3 +165,33 @@ def test_threaded_scoring_gives_the_records_of_one_by_one_scoring():
     serial.threads = 1
     assert ThinkEfficiencyFilter.threads > 1
     assert ThinkEfficiencyFilter().apply(resps, docs) == serial.apply(resps, docs)
+
+
+def test_documents_are_scored_collecting_garbage_rarely():
+    """The filter scores in lm-eval's process, whose full collections walk lm-eval's whole
+    heap: while it scores, what was loaded before is frozen out of them and the youngest
+    generation is collected rarely; afterwards the process collects as it did."""
+    seen: list[tuple[int, bool]] = []
+
+    class Seen(RecordFilter):
+        def score(self, raw: ModelResponse, doc: dict) -> dict:
+            seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+            return {}
+
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    Seen().apply([["x"]] * 2, [{}, {}])
+    assert seen == [(20_000, True)] * 2
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def test_a_host_that_froze_its_heap_keeps_it_frozen():
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        with collecting_rarely():
+            assert gc.get_threshold()[0] == 20_000
+        assert gc.get_freeze_count() >= frozen
+    finally:
+        gc.unfreeze()

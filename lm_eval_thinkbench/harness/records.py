@@ -26,6 +26,7 @@ from lm_eval.api.instance import Instance
 from tqdm import tqdm
 
 from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.lifetime import collecting_rarely
 from lm_eval_thinkbench.response import ModelResponse, from_wire, utf8_safe
 from lm_eval_thinkbench.tokens import counter_for_run
 from lm_eval_thinkbench.trace import detect_markers, mark_length_stop, resolve_markers
@@ -131,7 +132,8 @@ class RecordFilter(Filter):
         else:
             scored = map(encoded, pairs)
         try:
-            return list(tqdm(scored, total=len(pairs), desc=self.desc, unit="doc", leave=False))
+            with collecting_rarely():
+                return list(tqdm(scored, total=len(pairs), desc=self.desc, unit="doc", leave=False))
         finally:
             self._turn = None
 
