@@ -89,3 +89,15 @@ def test_scoring_workers_borrow_the_analysing_process_grader() -> None:
     finally:
         pool.shutdown()
         lent.close()
+
+
+def test_scoring_in_this_process_collects_rarely_meanwhile(monkeypatch) -> None:
+    """With one worker (no scoring processes), analyze scores in the caller's process, whose
+    collections are tuned while it does and restored after."""
+    seen = []
+    monkeypatch.setattr(score, "score_job", lambda job, options: seen.append(gc.get_threshold()))
+    before = gc.get_threshold()
+    jobs = [object(), object()]
+    score._here(jobs, score.ScoreOptions(config=Settings()), score._bar(2, False))  # type: ignore[arg-type]
+    assert [t[0] for t in seen] == [20_000, 20_000]
+    assert gc.get_threshold() == before

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 from tqdm import tqdm
 
 from lm_eval_thinkbench.analyze.samples import Sample
-from lm_eval_thinkbench.lifetime import collect_rarely, die_with_parent
+from lm_eval_thinkbench.lifetime import collect_rarely, collecting_rarely, die_with_parent
 from lm_eval_thinkbench.locate.rule import (
     FirstCorrect,
     LocatorFailure,
@@ -249,10 +249,13 @@ def _bar(total: int, progress: bool) -> tqdm:
 
 
 def _here(jobs: Iterable[_Job], options: ScoreOptions, bar: tqdm) -> list[Scored]:
+    """Score in this process, collecting garbage as the workers do meanwhile (the caller's
+    heap, a notebook's, can be large)."""
     results = []
-    for job in jobs:
-        results.append(score_job(job, options))
-        bar.update(1)
+    with collecting_rarely():
+        for job in jobs:
+            results.append(score_job(job, options))
+            bar.update(1)
     return results
 
 
