@@ -1245,3 +1245,18 @@ def test_a_remainder_beside_its_quotient(grader, reasoning, gold, found):
 def test_a_chain_of_numbers_for_an_expression_of_numbers(grader, problem, step):
     reasoning = "Then, 9801 plus 99 is indeed 9900.\n\nFinally, 9900 plus 1 is 9901."
     assert _first(reasoning, "9901", grader, problem).step_index == step
+
+
+def test_a_case_header_makes_its_paragraph_a_hypothesis(grader):
+    """The work under "If (x + 9)/2 = 12:" solves that case, and "For x = 15:" tests a
+    candidate; "Since x = 15 satisfies all the conditions" adopts it (held-out 11 idx 986).
+    A paragraph opened by "For our problem, we have n = 4, so:" is no case."""
+    problem = "Emilia writes down the numbers $5, x$, and 9. What is the value of $x$?"
+    reasoning = (
+        "We try each mean.\n\nIf \\(\\frac{x + 9}{2} = 12\\):\n\\[ x + 9 = 24 \\]\n\\[ x = 15 \\]"
+        "\n\nFor \\( x = 15 \\):\n\\[ \\frac{5 + 15}{2} = 10 \\]\n\n"
+        "Since \\( x = 15 \\) satisfies all the conditions, the value of \\( x \\) is 15."
+    )
+    assert _first(reasoning, "15", grader, problem).step_index == 3
+    reasoning = "We try each mean.\n\nFor our problem, we have n = 4, so:\n\\[ x = 15 \\]"
+    assert _first(reasoning, "15", grader, problem).step_index == 1

@@ -335,7 +335,38 @@ def read(
     _mark_enumerations(text, state.claims)
     _loose_boxes(text, state.claims, cut)
     _remainders(text, state.claims, cut)
+    _cases(text, state.claims)
     return Reading(state.claims, state.aliases)
+
+
+#: A paragraph that opens one case of a case analysis: "If \\(\\frac{x + 9}{2} = 12\\):",
+#: "Suppose n is odd:", "For \\( x = 11 \\):" on a line of its own, the work below it.
+_CASE_HEADER = re.compile(
+    r"(?i)[ \t]*(?:[-*•][ \t]*|\d{1,2}[.)][ \t]*|\*\*)?"
+    r"(?:(?:if|suppose|assume|assuming)\b(?![ \t]+(?:we|i|you)\b)[^\n,;]{1,80}"
+    r"|for[ \t]+(?:\\\(|\$)?[ \t]*[A-Za-z](?:_\{?\w+\}?)?[ \t]*=[^\n,;:]{1,30})"
+    r":[ \t]*(?:\*\*)?[ \t]*\n"
+)
+
+
+def _cases(text: str, claims: list[Claim]) -> None:
+    """The claims of a paragraph that opens with a case header (:data:`_CASE_HEADER`) work out
+    that case: a hypothesis ("x = 15" under "If (x + 9)/2 = 12:"), not a commitment."""
+    if ":" not in text:
+        return
+    starts = [0] + [m.end() for m in _BLANK_LINE.finditer(text)]
+    ends = [m.start() for m in _BLANK_LINE.finditer(text)] + [len(text)]
+    at = 0
+    for start, end in zip(starts, ends, strict=True):
+        header = _CASE_HEADER.match(text, start, end)
+        if not header:
+            continue
+        while at < len(claims) and claims[at].start < header.end():
+            at += 1
+        i = at
+        while i < len(claims) and claims[i].start < end:
+            claims[i] = _with(claims[i], "hypothesis")
+            i += 1
 
 
 #: A remainder stated beside its quotient: "21 divided by 9 is 2 with a remainder of 3",
