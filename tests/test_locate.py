@@ -844,6 +844,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # the shape an option letter names (held-out 8 idx 255)
+        (
+            "Find the curve defined by the equation \\[r^2 \\cos 2 \\theta = 4.\\](A) Line\n(B) "
+            "Circle\n(C) Parabola\n(D) Ellipse\n(E) Hyperbola\n\nEnter the letter of the correct "
+            "option.",
+            "This simplifies to:\n\\[ x^2 - y^2 = 4 \\]\n\nThis is the equation of a hyperbola in "
+            "Cartesian coordinates.",
+            "\\text{(E)}",
+            1,
+            "result",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -926,6 +937,14 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "hyperbola, point, line, two lines, or empty.  $x^2 + 2y^2 = 1$",
             "We expand.\n\nThis is not the standard form of an ellipse.",
             "\\text{ellipse}",
+        ),
+        # twin of idx 255: another option's shape
+        (
+            "Find the curve defined by the equation \\[r^2 \\cos 2 \\theta = 4.\\](A) Line\n(B) "
+            "Circle\n(C) Parabola\n(D) Ellipse\n(E) Hyperbola\n\nEnter the letter of the correct "
+            "option.",
+            "This simplifies.\n\nThis is the equation of an ellipse, I think.",
+            "\\text{(E)}",
         ),
     ],
 )

@@ -147,6 +147,8 @@ def first_commitment(
     gold = unitless(gold)
     joins = gold_joins(gold)
     words = frozenset(w.lower() for w in _TEXT_GOLD.findall(gold))
+    if option := option_word(gold, problem):
+        words |= {option}
     reading = read(reasoning, joins, words)
     answer_reading = None
     if answer and answer.strip():  # a non-reasoning response: the answer is the reasoning
@@ -209,6 +211,21 @@ def _numeric(formula: str) -> bool:
         and not re.search(r"[A-Za-z]", plain)
         and len(re.findall(r"\d+", plain)) > 1
     )
+
+
+def option_word(gold: str, problem: str | None) -> str | None:
+    """The word of the option a letter gold names in the problem's list ("hyperbola" for
+    ``\\text{(E)}`` when the problem lists "(E) Hyperbola"): the protocol counts the named
+    shape for its letter."""
+    letter = _LETTER_GOLD.fullmatch(gold.strip())
+    if not letter or not problem:
+        return None
+    listed = re.search(rf"\({letter.group(1)}\)\s*([A-Za-z][A-Za-z-]+)\s*(?:$|\n|\(|,)", problem)
+    return listed.group(1).lower() if listed else None
+
+
+#: A gold that is an option letter: ``\\text{(E)}``, ``(C)``, ``E``.
+_LETTER_GOLD = re.compile(r"(?:\\text\s*\{\s*)?\(?([A-H])\)?(?:\s*\})?")
 
 
 def unitless(gold: str) -> str:
@@ -411,6 +428,7 @@ def _candidates(
     gold_decimal = bool(re.fullmatch(r"\s*-?\d*\.\d+\s*", gold))
     gold_atoms = atoms(gold)
     rewrite = form_task(problem)
+    option = option_word(gold, problem)
     column = _COLUMN.fullmatch(gold.strip())
     rows = len(re.split(r"\\\\", column.group(1))) if column else 0
     out: list[_Candidate] = []
@@ -432,6 +450,8 @@ def _candidates(
         if kind not in ("boxed", "answer") and _restates(reasoning, claim, problem_key):
             continue
         value = claim.value
+        if option and value.lower() == f"\\text{{{option}}}":
+            value = gold  # "a hyperbola" when the problem lists "(E) Hyperbola"
         left = claim.lhs or claim.prev
         if gold_is_equation and left and "=" not in value:
             value = f"{left} = {value}"
