@@ -855,6 +855,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "result",
         ),
+        # the shape after a verb that links nothing else (held-out 5 idx 227, 2 idx 255)
+        (
+            "For a constant $c,$ in cylindrical coordinates $(r,\\theta,z),$ find the shape "
+            "described by the equation \\[z = c.\\](A) Line\n(B) Circle\n(C) Plane\n(D) Sphere"
+            "\n(E) Cylinder\n(F) Cone\n\nEnter the letter of the correct option.",
+            "In cylindrical coordinates, z is the height.\n\nThe equation \\(z = c\\) means "
+            "the height is constant. This describes a plane parallel to the \\(xy\\)-plane.",
+            "\\text{(C)}",
+            1,
+            "result",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -945,6 +956,14 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "option.",
             "This simplifies.\n\nThis is the equation of an ellipse, I think.",
             "\\text{(E)}",
+        ),
+        # twins of idx 227: the shape denied, or supposed
+        (
+            "For a constant $c,$ in cylindrical coordinates $(r,\\theta,z),$ find the shape "
+            "described by the equation \\[z = c.\\](A) Line\n(B) Circle\n(C) Plane\n(D) Sphere"
+            "\n(E) Cylinder\n(F) Cone\n\nEnter the letter of the correct option.",
+            "We convert.\n\nIt does not describe a plane. If it describes a plane, then r is free.",
+            "\\text{(C)}",
         ),
     ],
 )

@@ -336,7 +336,43 @@ def read(
     _loose_boxes(text, state.claims, cut)
     _remainders(text, state.claims, cut)
     _cases(text, state.claims)
+    if words:
+        _shapes(text, state.claims, cut, words)
     return Reading(state.claims, state.aliases)
+
+
+#: A shape named by a verb that links nothing else ("the polar equation represents a
+#: hyperbola", "This describes a plane", "I recognize this as the equation of a hyperbola").
+_SHAPE_VERB = re.compile(
+    r"(?i)\b(?:represents?|describes?|defines?|recogni[sz]e\s+(?:this|it)\s+as)\s+"
+    r"(?:the\s+(?:standard\s+form|equation|graph)\s+of\s+)?an?\s+(?P<word>[a-z][a-z-]*)\b"
+)
+
+
+def _shapes(
+    text: str, claims: list[Claim], cut: Sequence[tuple[int, int]], words: frozenset[str]
+) -> None:
+    """For a gold that is a word (a shape, or the shape an option letter names): the word after
+    "represents", "describes", "recognize this as" is a claim of that value, flagged as its
+    sentence is (a question, a hypothesis, a negation). Kept in order of position."""
+    found = []
+    starts = [s for s, _ in cut]
+    for m in _SHAPE_VERB.finditer(text):
+        word = m.group("word").lower()
+        if word not in words:
+            continue
+        at = bisect_right(starts, m.start()) - 1
+        sentence = cut[at] if at >= 0 and m.start() < cut[at][1] else (m.start(), m.end())
+        said = text[sentence[0] : sentence[1]]
+        flags = set(sentence_flags(said))
+        if _NEGATION.search(text, sentence[0], m.start()):
+            flags.add("negated")
+        found.append(
+            Claim(m.start(), m.end(), m.start("word"), f"\\text{{{word}}}", (), None,
+                  frozenset(flags), sentence)
+        )  # fmt: skip
+    if found:
+        claims[:] = sorted([*claims, *found], key=lambda c: (c.start, c.end))
 
 
 #: A paragraph that opens one case of a case analysis: "If \\(\\frac{x + 9}{2} = 12\\):",
