@@ -866,6 +866,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "result",
         ),
+        # an inequality that only qualifies the subject's noun (held-out 6 idx 186)
+        (
+            "For how many positive integers $n>1$ is it true that $2^{24}$ is a perfect "
+            "$n^{\\text{th}}$ power?",
+            "First, $24 = 2^3 \\cdot 3$.\n\nThe divisors of $24$ are $1, 2, 3, 4, 6, 8, 12, 24$. "
+            "Thus, the number of positive integers $n > 1$ for which $2^{24}$ is a perfect "
+            "$n^{\\text{th}}$ power is $7$.",
+            "7",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -964,6 +975,14 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "\n(E) Cylinder\n(F) Cone\n\nEnter the letter of the correct option.",
             "We convert.\n\nIt does not describe a plane. If it describes a plane, then r is free.",
             "\\text{(C)}",
+        ),
+        # twin of idx 186: the same subject in a hypothesis
+        (
+            "For how many positive integers $n>1$ is it true that $2^{24}$ is a perfect "
+            "$n^{\\text{th}}$ power?",
+            "We list divisors.\n\nIf the number of positive integers $n > 1$ that work is $7$, "
+            "then 24 has 8 divisors.",
+            "7",
         ),
     ],
 )

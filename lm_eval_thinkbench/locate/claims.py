@@ -759,6 +759,24 @@ _PLURAL_SUBJECT = re.compile(
 )
 
 
+def _qualifying_bound(
+    text: str, clause: Sequence[_Tok], tok: _Tok, spans: Sequence[MathSpan]
+) -> bool:
+    """Whether an inequality only qualifies the noun phrase it is in ("the number of positive
+    integers $n > 1$ for which ..."): an inline formula with nothing but the bound, inside a
+    subject in words that no link has ended yet. A bound that a chain goes on from ("$n \\geq
+    \\frac{9216}{144} = 64$") is no qualifier."""
+    if not clause or clause[0].kind != "term" or clause[0].math:
+        return False
+    if any(t.kind == "link" for t in clause):
+        return False
+    span = next((m for m in spans if m.inner_start <= tok.start < m.inner_end), None)
+    if span is None or text.startswith(("\\[", "$$"), span.start):
+        return False
+    inner = text[span.inner_start : span.inner_end]
+    return "=" not in inner and len(inner) <= 30
+
+
 def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state: _State) -> None:
     toks = _tokens(text, start, end, spans, state.joins, state.folded)
     flags = sentence_flags(text[start:end])
@@ -775,6 +793,8 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
         if tok.kind != "break":
             clause.append(tok)
             continue
+        if tok.what == "ineq" and _qualifying_bound(text, clause, tok, spans):
+            continue  # "the number of positive integers $n > 1$ for which ... is $7$"
         if tok.what in _RELATIVE and clause and not any(t.kind == "link" for t in clause):
             # "the largest x-value where the graphs meet is 6": a relative clause of the subject
             clause.append(_Tok("term", tok.start, tok.end, pieces=((tok.start, tok.end, False),)))
