@@ -877,6 +877,18 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # an equation with the gold's own left side states the answer's form (held-out 6
+        # idx 492: "Enter the equation of this line in the form y = mx + b")
+        (
+            "The set of vectors $\\mathbf{v}$ such that \\[\\operatorname{proj}_{\\begin{pmatrix} "
+            "2 \\\\ 1 \\end{pmatrix}} \\mathbf{v} = \\begin{pmatrix} 0 \\\\ 0 \\end{pmatrix}"
+            '\\]lie on a line.  Enter the equation of this line in the form "$y = mx + b$".',
+            "The dot product must be zero: 2v_1 + v_2 = 0.\n\nSo the equation of the line is:\n"
+            "\\[\nv_2 = -2v_1\n\\]\nor in the form \\(y = mx + b\\):\n\\[\ny = -2x\n\\]",
+            "y = -2x",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -983,6 +995,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "We list divisors.\n\nIf the number of positive integers $n > 1$ that work is $7$, "
             "then 24 has 8 divisors.",
             "7",
+        ),
+        # twin of idx 492: the same equation as a hypothesis
+        (
+            "The set of vectors $\\mathbf{v}$ such that the projection is zero lie on a line.  "
+            'Enter the equation of this line in the form "$y = mx + b$".',
+            "We need the dot product.\n\nIf \\(y = -2x\\), then the dot product is zero.",
+            "y = -2x",
         ),
     ],
 )

@@ -224,6 +224,8 @@ def option_word(gold: str, problem: str | None) -> str | None:
     return listed.group(1).lower() if listed else None
 
 
+_SINGLE_SYMBOL = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
+
 #: A gold that is an option letter: ``\\text{(E)}``, ``(C)``, ``E``.
 _LETTER_GOLD = re.compile(r"(?:\\text\s*\{\s*)?\(?([A-H])\)?(?:\s*\})?")
 
@@ -425,6 +427,8 @@ def _candidates(
     paragraphs = split_separator(reasoning)
     problem_key = name_key(problem) if problem else ""
     gold_is_equation = "=" in gold
+    gold_lhs = name_key(gold.split("=", 1)[0]) if gold.count("=") == 1 else ""
+    gold_lhs = gold_lhs if _SINGLE_SYMBOL.fullmatch(gold_lhs) else ""
     gold_decimal = bool(re.fullmatch(r"\s*-?\d*\.\d+\s*", gold))
     gold_atoms = atoms(gold)
     rewrite = form_task(problem)
@@ -447,6 +451,8 @@ def _candidates(
         kind = _kind(claim, asked)
         if kind is None:
             continue
+        if kind == "open" and gold_lhs and claim.lhs and name_key(claim.lhs) == gold_lhs:
+            kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
         if kind not in ("boxed", "answer") and _restates(reasoning, claim, problem_key):
             continue
         value = claim.value
