@@ -1336,3 +1336,18 @@ def test_a_case_header_makes_its_paragraph_a_hypothesis(grader):
     assert _first(reasoning, "15", grader, problem).step_index == 3
     reasoning = "We try each mean.\n\nFor our problem, we have n = 4, so:\n\\[ x = 15 \\]"
     assert _first(reasoning, "15", grader, problem).step_index == 1
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # "the sum" alone names what "What is the sum of ...?" asks (Sky-T1 idx 479)
+        ("What is the sum of all of the multiples of 7 between 100 and 200?", 1),
+        ("Determine the sum of all such $p$.", 1),
+        # a sum of something else when the question asks for a count
+        ("How many multiples of 7 are between 100 and 200?", None),
+    ],
+)
+def test_the_asked_sum_by_its_generic_head(grader, problem, step):
+    reasoning = "The terms run from 105 to 196.\n\nSo, the sum is 2107."
+    assert _first(reasoning, "2107", grader, problem).step_index == step

@@ -237,6 +237,9 @@ class Asked:
     #: The positions of the sequence terms the question asks for ("the 2003rd term": 2003),
     #: which a trace names ``a_{2003}``.
     indices: frozenset[str] = frozenset()
+    #: The generic word a question's asked phrase opens with, when it names one quantity
+    #: ("What is the sum of ...": "sum"), which then names it alone ("the sum is 2107").
+    heads: frozenset[str] = frozenset()
     #: What the methods marked :func:`_per_name` answered, by method and name: a trace gives
     #: the same few names in claim after claim and alias after alias, and each answer takes a
     #: dozen look-ups and regex passes.
@@ -269,9 +272,12 @@ class Asked:
             return True
         if spelled := _TEXT_NAME.fullmatch(name):  # "\text{Profit} = 93 - 15 = 78"
             name = spelled["words"]
-        specific = content_words(name) - GENERIC
+        words = content_words(name)
+        specific = words - GENERIC
         if not specific:
-            return False
+            # "the sum is 2107" for "What is the sum of all of the multiples of 7 ...?": the
+            # asked quantity by its generic head alone
+            return bool(words) and words <= self.heads
         head = head_word(name)
         return any(
             specific <= asked
@@ -311,6 +317,12 @@ def _letter_symbols(name: str) -> tuple[str, ...]:
     words = name.split()
     return tuple(w for w in words if 2 <= len(w) <= 4 and w.isalpha() and w.lower() not in _STOP)
 
+
+#: A question that asks for a sum or a total of something by that generic word.
+_TOTAL_ASKED = re.compile(
+    r"(?i)\b(?:what|find|compute|determine|calculate|evaluate)\s+(?:is\s+|are\s+|was\s+)?"
+    r"the\s+(sum|total)\s+of\b"
+)
 
 _FORMULA_MARK = re.compile(r"\d|\\[A-Za-z]")
 #: A sequence's term by its position: ``a_{2003}``, ``t_5``.
@@ -600,7 +612,12 @@ def asked_names(
     indices = frozenset(
         m.group(1) for s in _question_sentences(problem or "") for m in _ORDINAL_TERM.finditer(s)
     )
-    asked = Asked(frozenset(math), tuple(words), direct, context, indices)
+    heads = frozenset(
+        m.group(1).lower()
+        for s in _question_sentences(problem or "")
+        for m in _TOTAL_ASKED.finditer(s)
+    )
+    asked = Asked(frozenset(math), tuple(words), direct, context, indices, heads)
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
     # each distinct chain once (a trace repeats its chains; the sets below are the same)
@@ -616,7 +633,7 @@ def asked_names(
                 if re.match(r"(?i)the\s", n) and len(n.split()) <= 4 and (found := _noun_words(n))
             }
     words_all = (*asked.words, *(new_words - set(asked.words)))
-    return Asked(asked.math | new_math, words_all, direct, context, indices)
+    return Asked(asked.math | new_math, words_all, direct, context, indices, heads)
 
 
 #: A noun phrase and the symbol the model gives it ("the angle θ between two vectors", "the
