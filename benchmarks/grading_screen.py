@@ -13,8 +13,10 @@ Three checks, each printing every failure (there should be none):
    math-verify parses from it, as a gold (``verify.parse_gold``) and as a candidate
    (``verify.candidate_readings``), letters at the screen's point; and no rewrite changes it;
 2. verdicts: every pair the screen settles as different is not equivalent to math-verify
-   (``verify.first_equivalent``, as a worker runs it), so the grader's verdicts are the same
-   with and without the screen (the pairs it does not settle take the same path as before);
+   (``verify.first_equivalent``, as a worker runs it), and every pair it settles as the same
+   plain number (``screen.surely_equal``) is, on those pairs and on random plain numbers
+   written in each form, so the grader's verdicts are the same with and without the screen
+   (the pairs it does not settle take the same path as before);
 3. bounds: the screen's time on hostile forms (towers, deep nesting, long strings).
 
 Prints how many pairs the screen settles and the math-verify time they no longer cost. Each
@@ -219,11 +221,15 @@ def reading_failures(texts: set[str]) -> tuple[int, list[str]]:
     return read, failures
 
 
-def verdict_failures(pairs: set[tuple[str, str]]) -> tuple[int, float, int, list[str]]:
-    """Check 2: (pairs settled, math-verify seconds they took, calls cut at 5 s, failures)."""
+def verdict_failures(
+    pairs: set[tuple[str, str]], settles_equal: bool = False
+) -> tuple[int, float, int, list[str]]:
+    """Check 2: (pairs settled, math-verify seconds they took, calls cut at 5 s, failures), of
+    the pairs settled as different (or, ``settles_equal``, as the same number)."""
+    settles = screen.surely_equal if settles_equal else screen.surely_different
     settled, seconds, cut, failures = 0, 0.0, 0, []
     for gold, candidate in sorted(pairs):
-        if not screen.surely_different(gold, candidate):
+        if not settles(gold, candidate):
             continue
         settled += 1
         start = time.perf_counter()
@@ -235,9 +241,33 @@ def verdict_failures(pairs: set[tuple[str, str]]) -> tuple[int, float, int, list
             cut += 1
             continue
         seconds += time.perf_counter() - start
-        if equal:
-            failures.append(f"settled as different, math-verify equal: {gold!r} vs {candidate!r}")
+        if equal != settles_equal:
+            failures.append(
+                f"settled as {'equal' if settles_equal else 'different'}, math-verify "
+                f"{'not ' if settles_equal else ''}equal: {gold!r} vs {candidate!r}"
+            )
     return settled, seconds, cut, failures
+
+
+def plain_number_forms(rng: random.Random, n: int) -> Iterator[tuple[str, str]]:
+    """Random plain numbers, each against itself written in another form (a fraction with and
+    without braces, ``a/b``, a decimal when it ends, scaled, signed) and against a neighbour."""
+    for _ in range(n):
+        top, bottom = rng.randint(0, 999), rng.choice([1, 2, 3, 4, 5, 7, 8, 9, 10, 12, 16, 25])
+        scale = rng.randint(2, 9)
+        sign = rng.choice(["", "-"])
+        forms = [f"{sign}\\frac{{{top}}}{{{bottom}}}", f"{sign}{top}/{bottom}",
+                 f"{sign}\\dfrac{{{top * scale}}}{{{bottom * scale}}}",
+                 f"{sign}{top * scale} / {bottom * scale}"]  # fmt: skip
+        if top < 10 and bottom < 10:
+            forms.append(f"{sign}\\frac{top}{bottom}")
+        if bottom in (1, 2, 4, 5, 8, 10, 16, 25):
+            forms.append(f"{sign}{top / bottom}")
+        if bottom == 1:
+            forms.append(f"{sign}{top}")
+        for form in forms:
+            yield rng.choice(forms), form
+            yield form, f"{sign}{top + 1}/{bottom}"
 
 
 HOSTILE = (
@@ -315,6 +345,12 @@ def main() -> None:
         print(f"\n2. verdicts, {title} pairs: {settled:,} of {len(group):,} settled as different "
               f"(math-verify on them: {seconds:.1f} s, {cut} cut at 5 s)")  # fmt: skip
         _show("   equivalent to math-verify", failures)
+    numbers = set(plain_number_forms(rng, args.random))
+    for title, group in (("real and gold", pairs), ("random plain numbers", numbers)):
+        settled, seconds, cut, failures = verdict_failures(group, settles_equal=True)
+        print(f"\n2. verdicts, {title} pairs: {settled:,} of {len(group):,} settled as equal "
+              f"(math-verify on them: {seconds:.1f} s, {cut} cut at 5 s)")  # fmt: skip
+        _show("   not equivalent to math-verify", failures)
 
     print("\n3. bounds (screen against '7'):")
     print("\n".join(bounds()))

@@ -15,7 +15,7 @@ from lm_eval_thinkbench.math import screen
 from lm_eval_thinkbench.math import verify as verify_module
 from lm_eval_thinkbench.math.grader import Grader, Verdict
 from lm_eval_thinkbench.math.rewrite import prepare_candidate, rewrite_answer
-from lm_eval_thinkbench.math.screen import answer_values, surely_different
+from lm_eval_thinkbench.math.screen import answer_values, surely_different, surely_equal
 
 SQRT3 = Decimal(3).sqrt()
 X = screen.POINT["x"]
@@ -200,6 +200,50 @@ def test_grader_settles_screened_pairs_without_a_worker() -> None:
         match = g.first_equivalent("(-1, 6)", ["(-5, 5)", "-2", "6", "2x"])
         assert (match.index, match.checked) == (None, 0)
         assert "pool" not in g._resources  # no worker was ever started
+
+
+EQUAL_NUMBERS = [
+    (r"\frac43", "4/3"),
+    (r"\frac{16}{27}", "16/27"),
+    ("0.5", r"\frac{1}{2}"),
+    (r"\frac14", r"\frac{1}{4}"),
+    (r"-\dfrac{3}{6}", "-0.5"),
+    ("2", "2.0"),
+    (r"\frac 59", "5 / 9"),
+    ("12", "12."),
+]
+
+
+@pytest.mark.parametrize(("gold", "candidate"), EQUAL_NUMBERS)
+def test_the_same_plain_number_is_settled_equal_as_math_verify_says(gold, candidate) -> None:
+    assert surely_equal(gold, candidate)
+    assert verify_module.first_equivalent(gold, [candidate]) == 0
+
+
+@pytest.mark.parametrize(
+    ("gold", "candidate"),
+    [
+        ("7", "007"),  # a leading zero: not read
+        (r"\frac{1}{3}", "0.333333"),  # close, not equal: math-verify decides
+        ("4/3", "4/3 + 0"),
+        (r"\frac435", "435"),  # a run of digits latex2sympy splits its own way
+        ("1/0", "1/0"),
+        ("1,000", "1000"),
+        (r"2\sqrt{2}", r"\sqrt{8}"),
+        ("5", r"5^\circ"),
+        ("x", "x"),
+    ],
+)
+def test_only_plain_numbers_are_settled_equal(gold, candidate) -> None:
+    assert not surely_equal(gold, candidate)
+
+
+def test_grader_settles_the_same_plain_number_without_a_worker() -> None:
+    with Grader(deadline=2.0) as g:
+        assert g.equivalent(r"\frac43", "4/3") == Verdict(True, "fast")
+        match = g.first_equivalent(r"\frac{16}{27}", ["0.6", "16/27", r"\sqrt{2}"])
+        assert (match.index, match.checked) == (1, 0)
+        assert "pool" not in g._resources
 
 
 def test_reading_values_at_the_point() -> None:

@@ -9,8 +9,9 @@ replaces it), while the cheap parts stay in the parent:
    unbalanced braces): not equivalent, status ``"error"``, no IPC;
 2. the normalised fast path (:func:`.verify.normalize`): equal forms are equivalent, status
    ``"fast"``, no IPC and no math-verify import;
-3. the screen (:func:`.screen.surely_different`): values that plainly differ (most of a long
-   trace's wrong attempts) are not equivalent, status ``"fast"``, no IPC;
+3. the screen (:func:`.screen.surely_different`, :func:`.screen.surely_equal`): values that
+   plainly differ (most of a long trace's wrong attempts) are not equivalent, the same plain
+   number written two ways (``4/3``, ``\\frac43``) is, status ``"fast"``, no IPC;
 4. an LRU cache of verdicts per (gold, candidate), keyed by normalised forms (and the
    normalised forms of their :mod:`.rewrite` rewrites, where a rewrite changes them):
    ``"cached"``;
@@ -74,7 +75,7 @@ from lm_eval_thinkbench.lifetime import collect_rarely, die_with_parent
 
 from . import verify
 from .rewrite import prepare_candidate, rewrite_answer
-from .screen import surely_different
+from .screen import surely_different, surely_equal
 from .verify import MAX_ANSWER_CHARS, braces_balanced, normalize
 
 __all__ = [
@@ -403,6 +404,8 @@ class Grader:
         # two plain numbers that plainly differ need no worker (never a false "equal").
         if surely_different(gold, candidate):
             return Verdict(False, "fast")
+        if surely_equal(gold, candidate):  # a final 4/3 against the gold \frac43
+            return Verdict(True, "fast")
         key = _cache_key(gold, gold_key, candidate)
         with self._cache_lock:
             cached = self._cache.get(key)

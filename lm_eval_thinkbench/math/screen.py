@@ -1,4 +1,5 @@
-"""Answer pairs whose values plainly differ, settled in the parent without math-verify.
+"""Answer pairs whose values plainly differ, or that are the same plain number, settled in
+the parent without math-verify.
 
 Most answer statements in a long trace are wrong attempts (``11`` against ``11\\sqrt{5} + 11``,
 ``x`` against ``\\frac{14}{3}``), and each one math-verify checks costs a worker round trip and
@@ -44,6 +45,13 @@ is refused at once. The input is at most :data:`MAX_SCREEN_CHARS` characters and
 recursion at most :data:`_MAX_DEPTH` deep, so a screen costs microseconds on any input.
 ``benchmarks/grading_screen.py`` checks every pair of the real traces with and without it, and
 random expressions of this grammar against math-verify's reading.
+
+:func:`surely_equal` settles the other plain case: two plain rational numbers of the same
+exact value (a final ``\\boxed{4/3}`` against the gold ``\\frac43``, ``0.5`` against
+``\\frac{1}{2}``): integers, decimals and fractions of integers only (:data:`_RATIONAL_RE`),
+which math-verify reads as sympy numbers of those values and equates (a float compared after
+rounding, so an equal value always matches). ``benchmarks/grading_screen.py`` checks every pair
+it settles against math-verify.
 """
 
 from __future__ import annotations
@@ -51,11 +59,19 @@ from __future__ import annotations
 import decimal
 import re
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from .extract import strip_answer
 
-__all__ = ["MAX_SCREEN_CHARS", "POINT", "answer_values", "reading_values", "surely_different"]
+__all__ = [
+    "MAX_SCREEN_CHARS",
+    "POINT",
+    "answer_values",
+    "reading_values",
+    "surely_different",
+    "surely_equal",
+]
 
 #: Longer answers are not screened (math-verify decides them).
 MAX_SCREEN_CHARS = 200
@@ -405,6 +421,41 @@ def surely_different(gold: str, candidate: str) -> bool:
     return any(all(_apart(g, c) for c in candidates) for g in golds) or any(
         all(_apart(c, g) for g in golds) for c in candidates
     )
+
+
+#: An integer (no leading zero), a decimal, or a fraction of two such integers: ``\\frac{a}{b}``
+#: (``\\dfrac``, ``\\tfrac``), the one-digit ``\\frac43`` or ``a/b``; a leading minus.
+_INTEGER = r"(?:0|[1-9]\d{0,29})"
+_RATIONAL_RE = re.compile(
+    rf"(-?)\s*(?:({_INTEGER}(?:\.\d{{1,30}})?)"
+    rf"|\\[dt]?frac\s*(?:\{{\s*({_INTEGER})\s*\}}\s*\{{\s*({_INTEGER})\s*\}}|(\d)\s*(\d))"
+    rf"|({_INTEGER})\s*/\s*({_INTEGER}))"
+)
+
+
+def _rational(text: str) -> Fraction | None:
+    """The exact value of a plain rational number (:data:`_RATIONAL_RE`), else None."""
+    m = _RATIONAL_RE.fullmatch(strip_answer(text)) if len(text) <= MAX_SCREEN_CHARS else None
+    if m is None:
+        return None
+    sign, number, top, bottom = m[1], m[2], m[3] or m[5] or m[7], m[4] or m[6] or m[8]
+    if number is not None:
+        value = Fraction(number)
+    elif int(bottom):
+        value = Fraction(int(top), int(bottom))
+    else:
+        return None
+    return -value if sign else value
+
+
+def surely_equal(gold: str, candidate: str) -> bool:
+    """True when math-verify equates ``candidate`` with ``gold``: both are plain rational
+    numbers of the same exact value (see the module docstring). False means "ask
+    math-verify"."""
+    if not (isinstance(gold, str) and isinstance(candidate, str)):
+        return False
+    value = _rational(gold)
+    return value is not None and value == _rational(candidate)
 
 
 def reading_values(reading: Any) -> list[complex] | None:
