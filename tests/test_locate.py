@@ -889,6 +889,16 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # the goal named by the question's own formula (design idx 397)
+        (
+            "If $3x + 2(1 + x) = 17$, what is the value of $6x + 5$?",
+            "Okay, so \\(x = 3\\). Now, I need to find the value of \\(6x + 5\\). Let's plug "
+            "in \\(x = 3\\) into this expression.\n\nSo, \\(6 \\times 3 + 5\\). First, "
+            "\\(6 \\times 3\\) is 18, and then plus 5 is 23.",
+            "23",
+            1,
+            "computed",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1002,6 +1012,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             'Enter the equation of this line in the form "$y = mx + b$".',
             "We need the dot product.\n\nIf \\(y = -2x\\), then the dot product is zero.",
             "y = -2x",
+        ),
+        # twin of design idx 397: a goal formula that is not the asked one
+        (
+            "If $3x + 2(1 + x) = 17$, what is the value of $6x + 5$?",
+            "We expand.\n\nNow, I need to find the value of \\(x\\). So 15 + 8 = 23.\n\nThen "
+            "we go on.",
+            "23",
         ),
     ],
 )

@@ -506,7 +506,8 @@ def _computes_asked(claim: Claim, asked: Asked, plugged: dict[tuple[int, int], s
 _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at once
     r"(?i)(?=[anhlw])\b(?:asks?\s+(?:for|us\s+to\s+find)|(?:need|want|have)\s+to\s+(?:find|compute"
     r"|calculate|determine)|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate))\s+"
-    r"(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,60}?)(?=\s*(?:[.,;:?!]|$))"
+    r"(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,60}?)"
+    r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?(?=\s*(?:[.,;:?!]|$))"
 )
 #: Words too general to say which quantity a goal is ("the value", "the result").
 _WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer", "quantity"))
@@ -520,7 +521,12 @@ def _goal_openers(reasoning: str, asked: Asked) -> list[_Opener]:
     paragraphs: Sequence[Span] | None = None
     for m in _GOAL_NEXT.finditer(reasoning):
         words = content_words(m.group("goal"))
-        if words and words <= asked.context and words - _WEAK_GOAL_WORDS:
+        formula = m.group("m1") or m.group("m2")
+        if formula:  # "I need to find the value of \\(6x + 5\\)": the question's formula
+            named = name_key(formula) in asked.direct
+        else:
+            named = bool(words and words <= asked.context and words - _WEAK_GOAL_WORDS)
+        if named:
             paragraphs = paragraphs or split_separator(reasoning)
             at = step_index_at(paragraphs, m.start())
             out.append(_Opener(m.start(), -1 if at is None else at, ""))
