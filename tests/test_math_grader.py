@@ -126,14 +126,14 @@ def test_normalize_fast_path(grader: Grader, a: str, b: str) -> None:
 
 
 def test_cache(grader: Grader) -> None:
-    first = grader.equivalent(r"\frac{3}{4}", "0.75")
+    first = grader.equivalent(r"\frac{1}{4}", "2^{-2}")
     assert first == Verdict(True, "checked")
-    assert grader.equivalent(r"\frac{3}{4}", "0.75") == Verdict(True, "cached")
+    assert grader.equivalent(r"\frac{1}{4}", "2^{-2}") == Verdict(True, "cached")
     # keyed by normalised forms: a respelling of the same candidate is a hit too
-    assert grader.equivalent(r"\dfrac{3}{4}", " 0.75 ") == Verdict(True, "cached")
+    assert grader.equivalent(r"\dfrac{1}{4}", " 2^{-2} ") == Verdict(True, "cached")
     with Grader(deadline=DEADLINE, cache_size=0) as uncached:
-        assert uncached.equivalent(r"\frac{3}{4}", "0.75") == Verdict(True, "checked")
-        assert uncached.equivalent(r"\frac{3}{4}", "0.75") == Verdict(True, "checked")
+        assert uncached.equivalent(r"\frac{1}{4}", "2^{-2}") == Verdict(True, "checked")
+        assert uncached.equivalent(r"\frac{1}{4}", "2^{-2}") == Verdict(True, "checked")
 
 
 def test_cache_tells_apart_what_a_rewrite_tells_apart() -> None:
@@ -155,7 +155,7 @@ def test_power_tower_times_out_and_the_grader_recovers() -> None:
         assert verdict == Verdict(False, "timeout")
         assert elapsed < WALL_BACKSTOP * DEADLINE + 1.0  # about DEADLINE on an idle machine
         # the killed worker was replaced: the next checks are right
-        assert g.equivalent(r"\frac{1}{2}", "0.5") == Verdict(True, "checked")
+        assert g.equivalent(r"\frac{1}{2}", "2^{-1}") == Verdict(True, "checked")
         assert g.equivalent(r"\sin x", r"\cos x") == Verdict(False, "checked")
         # the timeout is cached: asking again costs nothing
         start = time.monotonic()
@@ -185,21 +185,21 @@ def test_a_worker_stuck_in_one_c_call_is_replaced_promptly(monkeypatch) -> None:
     worker (and the next check) would be 3 s late."""
     monkeypatch.setattr(verify_module, "first_equivalent", _hang_in_c)
     with Grader(deadline=1.0) as g:
-        assert g.equivalent("1", "1.0") == Verdict(True, "checked")  # workers are up
+        assert g.equivalent("1", "1^{2}") == Verdict(True, "checked")  # workers are up
         assert g.equivalent("5", "hang-in-c") == Verdict(False, "timeout")
         start = time.monotonic()
-        assert g.equivalent(r"\frac{1}{2}", "0.5") == Verdict(True, "checked")
+        assert g.equivalent(r"\frac{1}{2}", "2^{-1}") == Verdict(True, "checked")
         assert time.monotonic() - start < 1.5
 
 
 @pytest.mark.slow
 def test_first_equivalent_finds_the_answer_after_a_hostile_candidate() -> None:
-    candidates = [r"\ln 2", "7^{7^{7^{7^7}}}", r"\cos 1", "0.5", "1/2"]
+    candidates = [r"\ln 2", "7^{7^{7^{7^7}}}", r"\cos 1", "2^{-1}", "1/2"]
     with Grader(deadline=DEADLINE) as g:  # a fresh cache, so every candidate needs a worker
         start = time.monotonic()
         match = g.first_equivalent(r"\frac{1}{2}", candidates)
         elapsed = time.monotonic() - start
-    # "\ln 2" checked, the tower killed at its deadline, then "\cos 1" and "0.5" in a new call
+    # "\ln 2" checked, the tower killed at its deadline, then "\cos 1" and "2^{-1}" in a new call
     assert match == FirstMatch(index=3, timeouts=1, checked=3)
     # the default budget of worker CPU; in wall time within the backstop, plus a restart
     assert elapsed < WALL_BACKSTOP * 2 * DEADLINE + 1.0
@@ -207,7 +207,7 @@ def test_first_equivalent_finds_the_answer_after_a_hostile_candidate() -> None:
 
 @pytest.mark.slow
 def test_first_equivalent_budget_bounds_the_call() -> None:
-    candidates = ["3^{3^{3^{3^{3^3}}}}", "8^{8^{8^8}}", "9^{9^{9^9}}", r"\frac{1}{2}"]
+    candidates = ["3^{3^{3^{3^{3^3}}}}", "8^{8^{8^8}}", "9^{9^{9^9}}", "2^{-1}"]
     with Grader(deadline=DEADLINE) as g:
         start = time.monotonic()
         match = g.first_equivalent("0.5", candidates, budget=1.0)
@@ -316,7 +316,7 @@ def test_fast_path_needs_no_math_verify_and_exit_does_not_hang() -> None:
         "g = Grader()\n"
         "v = g.equivalent(r'\\dfrac{1}{2}', r'\\frac{1}{2}')\n"
         "print(v.status, 'math_verify' in sys.modules)\n"
-        "print(g.equivalent('1', '1.0').status)\n"  # starts a worker; exit without close()
+        "print(g.equivalent('1', '1^{2}').status)\n"  # starts a worker; exit without close()
     )
     assert out.splitlines() == ["fast False", "checked"]
 
@@ -549,14 +549,14 @@ def test_a_power_tower_times_out_within_the_bound_on_a_loaded_machine(loaded_mac
         elapsed = time.monotonic() - start
         assert verdict == Verdict(False, "timeout")
         assert elapsed < WALL_BACKSTOP * _LOADED_DEADLINE + 1.0
-        assert g.equivalent(r"\frac{1}{2}", "0.5") == Verdict(True, "checked")
+        assert g.equivalent(r"\frac{1}{2}", "2^{-1}") == Verdict(True, "checked")
 
 
 @pytest.mark.slow
 def test_the_budget_counts_worker_cpu_across_calls() -> None:
     """After a tower used up its deadline, the next call gets what is left of the budget: a
     second tower then runs out of the budget (not cached as a timeout)."""
-    towers = ["7^{7^{7^{7^7}}}", "8^{8^{8^{8^8}}}", r"\frac{1}{2}"]
+    towers = ["7^{7^{7^{7^7}}}", "8^{8^{8^{8^8}}}", "2^{-1}"]
     with Grader(deadline=1.0) as g:
         match = g.first_equivalent("0.5", towers, budget=1.5)
         assert match == FirstMatch(None, 2, 0)
