@@ -1368,3 +1368,21 @@ def test_a_case_header_makes_its_paragraph_a_hypothesis(grader):
 def test_the_asked_sum_by_its_generic_head(grader, problem, step):
     reasoning = "The terms run from 105 to 196.\n\nSo, the sum is 2107."
     assert _first(reasoning, "2107", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "step"),
+    [
+        # the asked difference of two quantities the question names, from their values
+        # (held-out 10 idx 374)
+        ("the positive square root of 64 is 8", "the cube root of 64 is 4", 3),
+        # values of other quantities: the chain is no computation of the asked one
+        ("the radius is 8", "the height is 4", None),
+    ],
+)
+def test_the_asked_operation_on_the_named_values(grader, first, second, step):
+    problem = (
+        "What is the difference between the positive square root of 64 and the cube root of 64?"
+    )
+    reasoning = f"First, {first}.\n\nNext, {second}.\n\nNow I subtract.\n\n8 minus 4 is 4."
+    assert _first(reasoning, "4", grader, problem).step_index == step

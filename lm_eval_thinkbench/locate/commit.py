@@ -186,6 +186,7 @@ def first_commitment(
         grader,
         integer_gold=_collides(gold),
         numeric=any(_numeric(m) for m in asked.direct),
+        operation=_asked_operation(problem, asked.context),
         rewrite=form_task(problem),
         doubts=doubts,
         asides=asides,
@@ -199,6 +200,58 @@ def first_commitment(
 _ARITHMETIC = re.compile(
     r"\\(?:[dt]?frac|sqrt|times|cdot|div|[dt]?binom|left|right|pi|circ)(?![A-Za-z])"
 )
+
+
+@dataclass(frozen=True)
+class _Operation:
+    """The operation a question asks for between two quantities it names in words ("the
+    difference between the positive square root of 64 and the cube root of 64": ``-``), and
+    the question's words, which those quantities' names are made of."""
+
+    symbol: str
+    words: frozenset[str]
+
+
+_ASKED_OPERATION = re.compile(
+    r"(?i)\bthe\s+(?:positive\s+)?(difference|sum|product|quotient|ratio)\s+(?:between|of)\s"
+)
+_OPERATION_SYMBOLS = {"difference": "-", "sum": "+", "product": "*", "quotient": "/"}
+_OPERATION_SYMBOLS["ratio"] = "/"
+#: A chain of two numbers and an operation (``8-4``, as a name's key).
+_BINARY = re.compile(r"(-?\d+(?:\.\d+)?)([-+*/×])(\(?-?\d+(?:\.\d+)?\)?)")
+
+
+def _asked_operation(problem: str | None, words: frozenset[str]) -> _Operation | None:
+    """The operation the question asks for between two named quantities, if it asks one."""
+    found = _ASKED_OPERATION.search(problem or "")
+    if found is None or not words:
+        return None
+    return _Operation(_OPERATION_SYMBOLS[found.group(1).lower()], words)
+
+
+def _combines(candidates: Sequence[_Candidate], i: int, operation: _Operation) -> bool:
+    """Whether the unnamed chain ``candidates[i]`` applies the asked operation to the values
+    just stated for two quantities named in the question's words ("the positive square root
+    of 64 is 8", "the cube root of 64 is 4", then "8 minus 4 is 4"), three paragraphs back at
+    most: the computation that produces the asked quantity."""
+    candidate = candidates[i]
+    if not candidate.claim.names:
+        return False
+    m = _BINARY.fullmatch(name_key(candidate.claim.names[0]))
+    if m is None or m.group(2).replace("×", "*") != operation.symbol:
+        return False
+    wanted = {m.group(1), m.group(3).strip("()")}
+    named: dict[str, str] = {}  # value -> the name it was stated for
+    for j in range(i - 1, -1, -1):
+        c = candidates[j]
+        if candidate.paragraph - c.paragraph > 3:
+            break
+        key = name_key(c.value)
+        if key in wanted and key not in named and c.claim.names:
+            words = content_words(c.claim.names[0]) - GENERIC
+            if words and words <= operation.words:
+                named[key] = name_key(c.claim.names[0])
+    return len(wanted) == 2 and len(named) == 2 and len(set(named.values())) == 2
 
 
 def _numeric(formula: str) -> bool:
@@ -654,6 +707,7 @@ def _first_equal(
     free: frozenset[str],
     openers: Sequence[_Opener] = (),
     numeric: bool = False,
+    operation: _Operation | None = None,
 ) -> Found:
     """Walk the candidates in order, grading lazily; the first that counts (see
     :func:`_prospects`) is the commitment.
@@ -666,6 +720,7 @@ def _first_equal(
         candidates,
         integer_gold=integer_gold,
         numeric=numeric,
+        operation=operation,
         rewrite=rewrite,
         doubts=doubts,
         asides=asides,
@@ -712,6 +767,7 @@ def _prospects(
     free: frozenset[str],
     openers: Sequence[_Opener],
     numeric: bool = False,
+    operation: _Operation | None = None,
 ) -> list[tuple[str, int | None] | None]:
     """For each candidate, what would make it count if its value equals the gold: the rule,
     and the adopter whose value must equal the gold too (rule "adopted"); None when nothing
@@ -751,6 +807,9 @@ def _prospects(
             continue
         # (no opener: no copy of the candidates before, which made 20,000 claims quadratic)
         if openers and _computes(candidate, candidates[:i], openers):
+            out[i] = ("computed", None)
+            continue
+        if operation and _combines(candidates, i, operation):
             out[i] = ("computed", None)
             continue
         if candidate.unreduced:
