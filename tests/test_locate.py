@@ -1020,6 +1020,14 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "we go on.",
             "23",
         ),
+        # twin of held-out 2 idx 255: the shape asked about, not named
+        (
+            "Find the curve defined by the equation \\[r^2 \\cos 2 \\theta = 4.\\](A) Line\n(B) "
+            "Circle\n(C) Parabola\n(D) Ellipse\n(E) Hyperbola\n\nEnter the letter of the correct "
+            "option.",
+            "We convert.\n\nDoes this represent a hyperbola? Maybe it describes a hyperbola.",
+            "\\text{(E)}",
+        ),
     ],
 )
 def test_measured_misses_twins_are_not_commitments(grader, problem, reasoning, gold):
