@@ -1394,3 +1394,22 @@ def test_the_asked_operation_on_the_named_values(grader, first, second, step):
     )
     reasoning = f"First, {first}.\n\nNext, {second}.\n\nNow I subtract.\n\n8 minus 4 is 4."
     assert _first(reasoning, "4", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("announcement", "step"),
+    [
+        # the paragraph after "Let me check if choosing a = -2 and b = 3 gives the maximum"
+        # carries out that check (held-out 10 idx 163); "Let me see if I can remember the
+        # formula" announces no check of a value (Sky-T1 idx 259)
+        ("Let me check if choosing $a = -2$ and $b = 3$ gives the maximum value.", None),
+        ("Let me see if I can remember the formula for this.", 1),
+    ],
+)
+def test_a_check_announced_for_the_next_paragraph(grader, announcement, step):
+    problem = "If $-6\\leq a \\leq -2$ and $3 \\leq b \\leq 5$, what is the greatest value?"
+    reasoning = (
+        f"I should choose a = -2. {announcement}\n\n"
+        "$\\frac{1}{3^2} - (-2)^2 = \\frac{1}{9} - 4 = -\\frac{35}{9}$.\n\nHmm, that's negative."
+    )
+    assert _first(reasoning, "-\\frac{35}{9}", grader, problem).step_index == step

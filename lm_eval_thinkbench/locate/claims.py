@@ -338,7 +338,30 @@ def read(
     _cases(text, state.claims)
     if words:
         _shapes(text, state.claims, cut, words)
+    _announced_checks(text, state.claims)
     return Reading(state.claims, state.aliases)
+
+
+#: A paragraph that ends by announcing a check of a candidate value: "Let me check if choosing
+#: $a = -2$ and $b = 3$ gives the maximum value." (not "Let me see if I can remember ...").
+_CHECK_ANNOUNCED = re.compile(
+    r"(?i)\blet(?:'s|\s+(?:me|us))\s+(?:check|verify|test)\s+(?:if|whether)\b[^\n]*?[=\d][^\n]*$"
+)
+
+
+def _announced_checks(text: str, claims: list[Claim]) -> None:
+    """The claims of the paragraph after one that ends by announcing a check of a candidate
+    (:data:`_CHECK_ANNOUNCED`) carry it out: a check, not yet an adoption."""
+    if not ("check" in text or "verify" in text or "test" in text):
+        return
+    for brk in _BLANK_LINE.finditer(text):
+        if not _CHECK_ANNOUNCED.search(text, max(0, brk.start() - 300), brk.start()):
+            continue
+        stop = text.find("\n\n", brk.end())
+        stop = len(text) if stop < 0 else stop
+        for i, claim in enumerate(claims):
+            if brk.end() <= claim.start < stop:
+                claims[i] = _with(claim, "check")
 
 
 #: A shape named by a verb that links nothing else ("the polar equation represents a
