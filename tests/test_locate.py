@@ -899,6 +899,19 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "computed",
         ),
+        # a closed form with a radical added, one atom longer than the gold's (held-out 9
+        # idx 727)
+        (
+            "Find the largest value of $x$ for which \\[x^2 + y^2 = x + y\\]has a solution, if "
+            "$x$ and $y$ are real.",
+            "So \\[ x_{max} = \\frac{1}{2} \\pm \\sqrt{\\frac{1}{2}} \\]\n\nSince we want the "
+            "maximum value of \\( x \\), we choose the positive square root:\n\\[ x_{max} = "
+            "\\frac{1}{2} + \\sqrt{\\frac{1}{2}} \\]\n\nCombine the fractions:\n\\[ x_{max} = "
+            "\\frac{1 + \\sqrt{2}}{2} \\]\n\nSo \\[ \\boxed{\\frac{1 + \\sqrt{2}}{2}} \\]",
+            "\\frac{1 + \\sqrt{2}}{2}",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1027,6 +1040,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "option.",
             "We convert.\n\nDoes this represent a hyperbola? Maybe it describes a hyperbola.",
             "\\text{(E)}",
+        ),
+        # twin of idx 727: a lone root of a number is still to be taken
+        (
+            "Let $w = \\frac{39 + 52i}{169}$. Find $|w|$.",
+            "We compute the square of the modulus.\n\n\\( |w| = \\sqrt{ \\frac{4225}{28561} } "
+            "\\)\n\nNow we simplify.",
+            "\\frac{65}{169}",
         ),
     ],
 )

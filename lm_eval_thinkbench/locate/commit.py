@@ -519,7 +519,8 @@ def _candidates(
         at = step_index_at(paragraphs, claim.start)
         paragraph = -1 if at is None else at
         if kind != "boxed" and not rewrite:
-            if not evaluated(value, gold, gold_atoms, lowest_terms=False):
+            slack = kind in ("answer", "asked") and bool(_RADICAL.search(value))
+            if not evaluated(value, gold, gold_atoms + slack, lowest_terms=False):
                 if kind in ("answer", "asked"):
                     openers.append(_Opener(claim.start, paragraph, name_key(claim.value)))
                 continue
@@ -670,6 +671,13 @@ def as_column(value: str, rows: int) -> str:
     if len(entries) != rows or not all(entries):
         return value
     return "\\begin{pmatrix} " + " \\\\ ".join(entries) + " \\end{pmatrix}"
+
+
+#: A radical added to a number: a closed form the gold may write with one atom fewer
+#: (``\\frac{1}{2} + \\sqrt{\\frac{1}{2}}`` for ``\\frac{1 + \\sqrt{2}}{2}``), which a value stated
+#: as the asked quantity's is allowed; a lone root of a number (``\\sqrt{\\frac{4225}{28561}}``)
+#: is still to be taken.
+_RADICAL = re.compile(r"[-+]\s*(?:\\sqrt|√|sqrt)")
 
 
 def evaluated(value: str, gold: str, gold_atoms: int, *, lowest_terms: bool = True) -> bool:
