@@ -1433,3 +1433,19 @@ def test_a_check_announced_for_the_next_paragraph(grader, announcement, step):
         "$\\frac{1}{3^2} - (-2)^2 = \\frac{1}{9} - 4 = -\\frac{35}{9}$.\n\nHmm, that's negative."
     )
     assert _first(reasoning, "-\\frac{35}{9}", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("last", "step"),
+    [
+        # a fraction that ends its chain unreduced is a value like any other (held-out 10 idx
+        # 253: "That would be 3/24." for 1/8; the protocol counts equal forms)
+        ("That would be 3/24.", 2),
+        # named as something else it still needs a statement that adopts it
+        ("The ratio of the two lengths of rope is 3/24.", None),
+    ],
+)
+def test_an_unreduced_fraction_is_a_value(grader, last, step):
+    problem = "What fraction of 2 feet is 3 inches? Express your answer as a common fraction."
+    reasoning = f"2 feet is 24 inches.\n\nSo, it's 3 inches divided by 24 inches.\n\n{last}"
+    assert _first(reasoning, "\\frac{1}{8}", grader, problem).step_index == step

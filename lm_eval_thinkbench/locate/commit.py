@@ -24,9 +24,9 @@ It never counts a claim that
 * restates the problem (its text occurs in the problem);
 * names a proper part of the asked expression (``f(5)`` of ``g(f(5) - 1)``: an intermediate);
 * is not yet evaluated: a value with more numbers and symbols than the gold (``5 - 125 + 125``
-  for 5, ``\\frac{30}{5}`` for 6, ``\\frac{\\cos x}{\\sin x}`` for ``\\cot x``) or, in a chain that
-  does not say it is the answer or the asked quantity, a fraction of integers not in lowest
-  terms (``\\frac{160}{420}``); a box is always taken as written.
+  for 5, ``\\frac{30}{5}`` for 6, ``\\frac{\\cos x}{\\sin x}`` for ``\\cot x``); a box is always
+  taken as written, and a fraction that ends its chain unreduced ("That would be 3/24" for
+  1/8) is a value like any other: the protocol counts any mathematically equal value.
 
 Values are graded with the same checker as the final answer (``Grader.first_equivalent``),
 lazily: one batched call grades the candidates from the first unknown one onward and stops at
@@ -40,7 +40,6 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from math import gcd
 
 from lm_eval_thinkbench.locate.asked import (
     GENERIC,
@@ -93,9 +92,6 @@ _ATOM = re.compile(
     r"|(?<![\\A-Za-z])(?:arc(?:sin|cos|tan)|sin|cos|tan|log|ln)(?=\s*\()"
     r"|(?<![\\A-Za-z])[A-Za-z](?![A-Za-z])"
 )
-_INT_FRACTION = re.compile(
-    r"\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\}|(?<![\d.])(\d+)\s*/\s*(\d+)(?![\d.])"
-)
 _FRAC_SHORTHAND = re.compile(r"\\[dt]?frac\s*(\d)\s*(\d)")
 _COLUMN = re.compile(r"\\begin\{pmatrix\}(.*?)\\end\{pmatrix\}", re.DOTALL)
 _LEADING_NAME = re.compile(r"^\s*[A-Za-z](?:_\{?\w+\}?)?\s*=\s*(?=\S)")
@@ -118,7 +114,6 @@ class _Candidate:
     kind: str  # "boxed", "answer", "asked", "open"
     value: str
     paragraph: int
-    unreduced: bool = False  # an integer fraction not in lowest terms
 
 
 @dataclass(frozen=True)
@@ -520,12 +515,11 @@ def _candidates(
         paragraph = -1 if at is None else at
         if kind != "boxed" and not rewrite:
             slack = kind in ("answer", "asked") and bool(_RADICAL.search(value))
-            if not evaluated(value, gold, gold_atoms + slack, lowest_terms=False):
+            if not evaluated(value, gold, gold_atoms + slack):
                 if kind in ("answer", "asked"):
                     openers.append(_Opener(claim.start, paragraph, name_key(claim.value)))
                 continue
-            unreduced = not evaluated(value, gold, gold_atoms)
-            out.append(_Candidate(claim, kind, value, paragraph, unreduced))
+            out.append(_Candidate(claim, kind, value, paragraph))
         elif kind == "boxed" or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
     return out, openers
@@ -680,27 +674,17 @@ def as_column(value: str, rows: int) -> str:
 _RADICAL = re.compile(r"[-+]\s*(?:\\sqrt|√|sqrt)")
 
 
-def evaluated(value: str, gold: str, gold_atoms: int, *, lowest_terms: bool = True) -> bool:
+def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
     """Whether ``value`` is written as a result, not as a computation still to be done: no
     more atoms than the gold has (a leading ``x =`` aside), no operation between numbers
     unless the gold has one too (``50 \\times \\frac{11}{4}`` is no result for
-    ``137\\frac{1}{2}``, ``1 - 12i`` is one for itself), and, with ``lowest_terms``, no
-    integer fraction that reduces. A value stated as the asked quantity's or as the answer
-    ("probability = 34/100") is not held to lowest terms: the protocol counts any
-    mathematically equal value (``\\frac{12}{2}`` for 6), and an unreduced fraction is only a
-    sign of an unfinished computation where nothing says what the value is."""
+    ``137\\frac{1}{2}``, ``1 - 12i`` is one for itself). A fraction is not held to lowest
+    terms ("probability = 34/100", "That would be 3/24"): the protocol counts any
+    mathematically equal value (``\\frac{12}{2}`` for 6)."""
     value = _LEADING_NAME.sub("", value)
     if atoms(value) > max(gold_atoms, 1):
         return False
-    if pending_operation(value) and not pending_operation(gold):
-        return False
-    if not lowest_terms:
-        return True
-    for m in _INT_FRACTION.finditer(value):
-        top, bottom = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
-        if int(bottom) and gcd(int(top), int(bottom)) > 1:
-            return False
-    return True
+    return not (pending_operation(value) and not pending_operation(gold))
 
 
 def _first_equal(
@@ -782,16 +766,17 @@ def _prospects(
     would. This reads the text only, never a verdict.
 
     A boxed, answer or asked claim counts by its kind, an unnamed chain that computes what an
-    opener set the asked quantity to as "computed" (:func:`_computes`); an unreduced fraction
-    never otherwise. An open claim is a result at once when the gold is no integer and the
-    claim names its value in no words of its own nor by a variable of the problem, when it is
-    a chain of numbers and the question asks for an expression of numbers (:func:`_numeric`),
-    or when the problem asks to rewrite a formula (the claim is in the gold's form, which an
-    intermediate is not; for a plain integer, which has no form to tell, only an unnamed
-    claim); otherwise it needs the adoption rule (module docstring): the next non-open
-    candidate adopts it, in the same paragraph or the next for a named value, with no doubt
-    about the value and nothing else computed in between. The adoption look-ups are
-    bisections and precomputed indexes, not scans of the candidates between."""
+    opener set the asked quantity to as "computed" (:func:`_computes`) or that applies the
+    asked operation to named values (:func:`_combines`). An open claim is a result at once
+    when the gold is no integer and the claim names its value in no words of its own nor by a
+    variable of the problem, when it is a chain of numbers and the question asks for an
+    expression of numbers (:func:`_numeric`), or when the problem asks to rewrite a formula
+    (the claim is in the gold's form, which an intermediate is not; for a plain integer, which
+    has no form to tell, only an unnamed claim); otherwise it needs the adoption rule (module
+    docstring): the next non-open candidate adopts it, in the same paragraph or the next for a
+    named value, with no doubt about the value and nothing else computed in between. The
+    adoption look-ups are bisections and precomputed indexes, not scans of the candidates
+    between."""
     count = len(candidates)
     keys = [name_key(c.value) for c in candidates]
     adopters: list[int | None] = [None] * count  # the first non-open candidate after each
@@ -819,8 +804,6 @@ def _prospects(
             continue
         if operation and _combines(candidates, i, operation):
             out[i] = ("computed", None)
-            continue
-        if candidate.unreduced:
             continue
         names = candidate.claim.names
         by_variable = any(name_key(n) in free for n in names)
