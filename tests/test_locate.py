@@ -912,6 +912,18 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a compound unit after the value (held-out 6 idx 329)
+        (
+            "A bicycle is traveling at 20 feet per minute. What is the bicycle's speed expressed "
+            "in inches per second?",
+            "First, 20 feet per minute is 240 inches per minute.\n\n2. **Convert minutes to "
+            "seconds:**\n     \\[\n     240 \\text{ inches/minute} \\div 60 \\text{ "
+            "seconds/minute} = 4 \\text{ inches/second}\n     \\]\n\nThus, the bicycle's "
+            "speed expressed in inches per second is \\(\\boxed{4}\\).",
+            "4",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1047,6 +1059,14 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "We compute the square of the modulus.\n\n\\( |w| = \\sqrt{ \\frac{4225}{28561} } "
             "\\)\n\nNow we simplify.",
             "\\frac{65}{169}",
+        ),
+        # twin of idx 329: the same value with its unit as a hypothesis
+        (
+            "A bicycle is traveling at 20 feet per minute. What is the bicycle's speed expressed "
+            "in inches per second?",
+            "We convert.\n\nIf the speed were \\(4 \\text{ inches/second}\\), it would be 240 "
+            "inches per minute.",
+            "4",
         ),
     ],
 )

@@ -728,7 +728,7 @@ _MODULUS = re.compile(
 )
 #: Units after a value (``16\\text{ cm}``, ``288 \\text{ cm}^3``).
 _UNIT = re.compile(
-    r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z .]*\}(?:\^\{[23]\}|\^[23]|[²³])?\s*$"
+    r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z ./]*\}(?:\^\{[23]\}|\^[23]|[²³])?\s*$"
 )
 _UNIT_FROM = re.compile(_UNIT.pattern.removeprefix(r"\s*"))
 #: A unit of area or volume abbreviated after a prose number ("864 in^2", "72 cm³"): its
