@@ -1469,3 +1469,21 @@ def test_an_unreduced_fraction_is_a_value(grader, last, step):
     problem = "What fraction of 2 feet is 3 inches? Express your answer as a common fraction."
     reasoning = f"2 feet is 24 inches.\n\nSo, it's 3 inches divided by 24 inches.\n\n{last}"
     assert _first(reasoning, "\\frac{1}{8}", grader, problem).step_index == step
+
+
+def test_a_number_with_thousands_commas_is_one_value(grader):
+    """ "8,000 steps - 6,000 steps = 2,000 steps" states 2,000, one number (held-out 11 idx
+    255); a tuple written with commas still has its parts."""
+    problem = "How many steps did Elliott take during his jog?"
+    reasoning = (
+        "He had taken 6,000 steps.\n\n"
+        "\\[ 8,000 \\text{ steps (after jog)} - 6,000 \\text{ steps (before jog)} = 2,000 "
+        "\\text{ steps} \\]\n\nSo he took \\(\\boxed{2000}\\) steps during his jog."
+    )
+    assert _first(reasoning, "2000", grader, problem).step_index == 1
+    from lm_eval_thinkbench.locate.commit import atoms, evaluated
+
+    assert evaluated("2,000", "2000", atoms("2000"))
+    assert not evaluated("2,000 + 5", "2005", atoms("2005"))  # still a computation
+    # a list gold keeps its commas: (312,123,231) has three parts, as the gold does
+    assert evaluated("(312,123,231)", "(312, 123, 231)", atoms("(312, 123, 231)"))

@@ -678,13 +678,19 @@ def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
     """Whether ``value`` is written as a result, not as a computation still to be done: no
     more atoms than the gold has (a leading ``x =`` aside), no operation between numbers
     unless the gold has one too (``50 \\times \\frac{11}{4}`` is no result for
-    ``137\\frac{1}{2}``, ``1 - 12i`` is one for itself). A fraction is not held to lowest
-    terms ("probability = 34/100", "That would be 3/24"): the protocol counts any
-    mathematically equal value (``\\frac{12}{2}`` for 6)."""
+    ``137\\frac{1}{2}``, ``1 - 12i`` is one for itself; ``2,000`` is one number). A fraction
+    is not held to lowest terms ("probability = 34/100", "That would be 3/24"): the protocol
+    counts any mathematically equal value (``\\frac{12}{2}`` for 6)."""
     value = _LEADING_NAME.sub("", value)
+    if "," not in gold:  # "2,000" is one number, where the gold lists nothing
+        value = _THOUSANDS.sub("", value)
     if atoms(value) > max(gold_atoms, 1):
         return False
     return not (pending_operation(value) and not pending_operation(gold))
+
+
+#: A comma between a number's thousands (``2,000``, ``10,\\!080``).
+_THOUSANDS = re.compile(r"(?<=\d),(?:\\!)?(?=\d{3}(?![\d.]))")
 
 
 def _first_equal(
