@@ -71,7 +71,8 @@ def export(
     return "\n".join(lines)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def build_parser() -> argparse.ArgumentParser:
+    """The ``thinkbench-logic`` parser (``tests/test_docs_commands.py`` parses the docs with it)."""
     parser = argparse.ArgumentParser(prog="thinkbench-logic")
     commands = parser.add_subparsers(dest="command", required=True)
     cmd = commands.add_parser("export", help="write a set to JSONL and print its composition")
@@ -92,6 +93,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     sub.add_argument("--out", type=Path, required=True, help="folder for {lang}_submission.jsonl")
     page = commands.add_parser("gallery", help="write the gallery of subclasses and examples")
     page.add_argument("-o", "--out", type=Path, help="default: standard output")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "gallery":
         if args.out:

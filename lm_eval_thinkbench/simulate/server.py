@@ -479,8 +479,9 @@ class _Handler(BaseHTTPRequestHandler):
         return True
 
 
-def main(argv: Sequence[str] | None = None) -> None:
-    """Console script ``thinkbench-sim-server``."""
+def build_parser() -> argparse.ArgumentParser:
+    """The ``thinkbench-sim-server`` parser (``tests/test_docs_commands.py`` parses the docs
+    with it)."""
     from lm_eval_thinkbench.simulate.critic import REASONING, STYLES
 
     parser = argparse.ArgumentParser(
@@ -534,6 +535,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     # The background process itself: it lets go of the caller's stdout and stderr once it
     # listens, so a caller that captures them (``$(...)``, a test) sees them end.
     parser.add_argument("--detached", action="store_true", help=argparse.SUPPRESS)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    """Console script ``thinkbench-sim-server``."""
+    parser = build_parser()
     args = parser.parse_args(argv)
     rules = json.loads(args.rules.read_text(encoding="utf-8")) if args.rules else []
     if not isinstance(rules, list):
