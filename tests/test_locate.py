@@ -3,6 +3,7 @@ import random
 import pytest
 from support.data import r1_reasonings
 
+from lm_eval_thinkbench.locate.asked import name_key
 from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import split_separator
@@ -924,6 +925,45 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # the symbol the model denotes the asked quantity by (held-out 13 idx 59)
+        (
+            "In a class of 50 students, 28 participate in MATHCOUNTS, 21 participate in science "
+            "club, and 6 students participate in neither. How many students participate in "
+            "both MATHCOUNTS and science club?",
+            "- Let \\( m \\) be the number of students in MATHCOUNTS only.\n- Let \\( b \\) be "
+            "the number of students in both MATHCOUNTS and science club.\n\nSo 55 - b = 50."
+            "\n\n\\( b = 5 \\)\n\nLet me check that.",
+            "5",
+            2,
+            "asked",
+        ),
+        # a count of integers that are factors "of both" two numbers (held-out 13 idx 180)
+        (
+            "How many positive two-digit integers are factors of both 100 and 150?",
+            "The two-digit common factors are: 10, 25, 50.\n\nSo, there are 3 positive "
+            "two-digit integers that are factors of both 100 and 150.\n\nWait, is there a "
+            "better way?",
+            "3",
+            1,
+            "asked",
+        ),
+        # the asked noun phrase past a unit set off by commas (held-out 13 idx 72)
+        (
+            "What is the length, in units, of the radius of a sphere whose volume and surface "
+            "area, in cubic units and square units, respectively, are numerically equal?",
+            "We solve r^3 = 3r^2.\n\nSo, the radius is 3 units. Let me double-check.",
+            "3",
+            1,
+            "asked",
+        ),
+        # the asked sin{T} written sin(T) (held-out 12 idx 389)
+        (
+            "In $\\triangle{RST}$, shown, $\\sin{R}=\\frac{2}{5}$.  What is $\\sin{T}$?",
+            "The right angle is at S.\n\nTherefore, sin(T) = sqrt(21)/5.",
+            "\\frac{\\sqrt{21}}{5}",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -985,6 +1025,21 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "How many $y$-intercepts does the graph of the parabola $x = y^2 - 4y - 1$ have?",
             "We set x = 0.\n\nThe quadratic in y has two roots, so there are two roots to check.",
             "2",
+        ),
+        # twin of held-out 13 idx 72: the quantity the asked one is computed from
+        (
+            "What is the length, in units, of the diameter of a circle whose area is $9\\pi$?",
+            "We need the radius first.\n\nSo, the radius is 3 units.\n\nThen we double it.",
+            "3",
+        ),
+        # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity
+        (
+            "In a class of 50 students, 28 participate in MATHCOUNTS, 21 participate in science "
+            "club, and 6 students participate in neither. How many students participate in "
+            "both MATHCOUNTS and science club?",
+            "- Let \\( m \\) be the number of students in MATHCOUNTS only.\n\nSo 28 - m = 23."
+            "\n\n\\( m = 5 \\)\n\nNow the science club.",
+            "5",
         ),
         # twin of idx 370: a symbol apposed to another quantity is no asked name
         (
@@ -1174,6 +1229,8 @@ def test_between_joins_a_range_not_two_clauses():
     claims = read("Therefore, the GCD of 63 and 1491 is 21.").claims
     assert [(c.value, c.names) for c in claims] == [("21", ("the GCD of 63 and 1491",))]
     claims = read("I take 5 of 10 and the rest is 5.").claims
+    assert [(c.value, c.names) for c in claims] == [("5", ("the rest",))]
+    claims = read("I take both 5 and the rest is 5.").claims
     assert [(c.value, c.names) for c in claims] == [("5", ("the rest",))]
 
 
@@ -1487,3 +1544,12 @@ def test_a_number_with_thousands_commas_is_one_value(grader):
     assert not evaluated("2,000 + 5", "2005", atoms("2005"))  # still a computation
     # a list gold keeps its commas: (312,123,231) has three parts, as the gold does
     assert evaluated("(312,123,231)", "(312, 123, 231)", atoms("(312, 123, 231)"))
+
+
+def test_a_trigonometric_function_of_a_letter_has_one_key():
+    # held-out 12 idx 389: the question's \sin{T} is the trace's sin(T); other arguments and
+    # other functions keep their brackets
+    assert name_key("sin(T)") == name_key("\\sin{T}") == name_key("\\sin T") == "sinT"
+    assert name_key("sin(2T)") == "sin(2T)"
+    assert name_key("f(T)") == "f(T)"
+    assert name_key("asin(T)") == "asin(T)"

@@ -39,6 +39,8 @@ SETS = {
     "heldout9": BENCH_DATA / "first_correct_heldout9.jsonl",
     "heldout10": BENCH_DATA / "first_correct_heldout10.jsonl",
     "heldout11": BENCH_DATA / "first_correct_heldout11.jsonl",
+    "heldout12": BENCH_DATA / "first_correct_heldout12.jsonl",
+    "heldout13": BENCH_DATA / "first_correct_heldout13.jsonl",
 }
 
 
@@ -90,6 +92,8 @@ def test_annotated_steps_map_onto_the_scoring_steps():
         ("heldout9", 0.88, 0.96, 0.02),
         ("heldout10", 0.80, 0.85, 0.035),
         ("heldout11", 0.82, 0.95, 0.02),
+        ("heldout12", 0.76, 0.82, 0.06),
+        ("heldout13", 0.68, 0.73, 0.06),
     ],
 )
 @pytest.mark.slow

@@ -75,7 +75,8 @@ def name_key(name: str) -> str:
     """A name's comparable form: unicode symbols as their LaTeX commands (``□`` is
     ``\\square``), no spaces, sizing commands, ``$``, decorations
     (``\\overline{QM}`` is ``QM``), backslashes of function names (``\\tan A`` is ``tan A``)
-    or braces around single characters; ``\\dfrac`` as ``\\frac``, ``\\cdot`` as ``*``."""
+    or braces around single characters, brackets around a trigonometric function's one-letter
+    argument (``sin(T)`` is ``\\sin{T}``); ``\\dfrac`` as ``\\frac``, ``\\cdot`` as ``*``."""
     key = name if name.isascii() else name.translate(_UNICODE_SYMBOLS)
     # the rewrites of commands run only on a key that has one: most names have none
     if "\\" in key:
@@ -86,6 +87,8 @@ def name_key(name: str) -> str:
         key = _FRAC_VARIANT.sub(r"\\frac", key)
         key = _TIMES.sub("*", key)
     key = key.rstrip(".,;:")
+    if "(" in key:
+        key = _TRIG_OF_LETTER.sub(r"\1\2", key)
     return _BRACED_CHARACTER.sub(r"\1", key) if "{" in key else key
 
 
@@ -97,6 +100,8 @@ _DECORATION = re.compile(r"\\(?:overline|bar|vec|mathbf|mathrm|widehat|hat|bolds
 _FRAC_VARIANT = re.compile(r"\\[dt]frac")
 _TIMES = re.compile(r"\\cdot|\\times")
 _BRACED_CHARACTER = re.compile(r"\{(\w)\}")
+#: A trigonometric function of one letter in brackets: ``sin(T)`` is ``\\sin{T}``, ``\\sin T``.
+_TRIG_OF_LETTER = re.compile(r"(?<![A-Za-z])(sin|cos|tan|cot|sec|csc)\(([A-Za-z])\)")
 
 
 @lru_cache(maxsize=_MEMO)
@@ -483,6 +488,7 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
     text = re.sub(r"(?i)^\s*return your final response within \\boxed\{\}\.\s*", "", problem)
     text = re.sub(r"\[asy\].*?\[/asy\]", " ", text, flags=re.DOTALL)
     text = _SYMBOL_WORD.sub(r"\g<letter>-", text)  # "How many $y$-intercepts": a word
+    text = _UNIT_ASIDE.sub(" ", text)  # "the length, in units, of the radius": of the radius
     math: set[str] = set()
     words: list[frozenset[str]] = []
     sentences = [s for s in _SENTENCE.split(text) if s.strip()]
@@ -546,6 +552,11 @@ _CONVERT_TO = re.compile(
     r"{0,2}(?:coordinates|form|notation))\b"
 )
 
+
+#: The unit a question asks its answer in, set off by commas ("What is the length, in units,
+#: of the radius of a sphere ...", "the total surface area, in square inches, of a cube"):
+#: an aside, which would cut the asked noun phrase from what it is of.
+_UNIT_ASIDE = re.compile(r",\s+in\s+(?!each\b|an?\b|the\b)(?:[a-z]+\s+)?[a-z]+,\s*")
 
 #: A letter in math joined to a word: ``$y$-intercepts``, ``\\(x\\)-coordinate``.
 _SYMBOL_WORD = re.compile(r"(?:\$|\\\()(?P<letter>[A-Za-z])(?:\$|\\\))-(?=[A-Za-z])")
@@ -647,23 +658,57 @@ _APPOSED = re.compile(
 )
 #: How far into a trace the model names its symbols: where it sets the problem up.
 _SETUP_CHARS = 4000
+#: A symbol a sentence gives a quantity: inline math or a lone letter.
+_DENOTED_SYMBOL = (
+    r"(?:\$(?P<{0}1>[^$<>=]{{1,20}})\$|\\\(\s*(?P<{0}2>(?:(?!\\\)).){{1,20}}?)\s*\\\)"
+    r"|(?P<{0}3>[A-Za-z])(?![\w(]))"
+)
+#: The model naming a quantity by a symbol of its own in so many words: "Let's denote the
+#: total number of students as \( x \)", "let \( n \) be the number of coins", "Let the
+#: smaller integer be x". The words run to the clause's end.
+_DENOTED = re.compile(
+    r"(?i)(?=[dl])\b(?:denote\s+(?:the\s+)?(?P<w1>[a-z][^.,;:\n$\\]{1,60}?)\s+(?:as|by)\s+"
+    + _DENOTED_SYMBOL.format("a")
+    + r"|let\s+"
+    + _DENOTED_SYMBOL.format("b")
+    + r"\s+(?:be|denote|represent)\s+(?:the\s+)?(?P<w2>[a-z][^.,;:\n$\\]{1,60}?)(?=\s*[.,;:\n])"
+    + r"|let\s+the\s+(?P<w3>[a-z][^.,;:\n$\\]{1,60}?)\s+be\s+"
+    + _DENOTED_SYMBOL.format("c")
+    + r")"
+)
 
 
 def apposed_names(reasoning: str, asked: Asked, free: Iterable[str] = ()) -> frozenset[str]:
     """Symbols the model gives the asked quantity in apposition while setting the problem up
     ("the angle θ between two vectors U and V" when the question asks for an angle, "the dot
-    product $\\mathbf{a} \\cdot \\mathbf{b}$" for the dot product): the first one the
-    asked words name, as a key; never a free variable of the problem."""
+    product $\\mathbf{a} \\cdot \\mathbf{b}$" for the dot product), and the symbol it
+    denotes the asked quantity by ("Let's denote the total number of students as \\( x \\)",
+    "Let \\( b \\) be the number of students in both ..."), whose words add none the question
+    lacks: the first of each the asked words name, as keys; never a free variable of the
+    problem."""
     if not asked.words:
         return frozenset()
     skip = set(free)
+    question = asked.context.union(*asked.words)
+    found: set[str] = set()
     for m in _APPOSED.finditer(reasoning, 0, _SETUP_CHARS):
         symbol = m.group("m1") or m.group("m2") or m.group("greek")
         key = name_key(symbol.strip())
         if not key or key in skip or _RELATION.search(symbol) or not asked.matches(m["words"]):
             continue
-        return frozenset({key})
-    return frozenset()
+        found.add(key)
+        break
+    for m in _DENOTED.finditer(reasoning, 0, _SETUP_CHARS):
+        symbol = next(m[g] for g in ("a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3") if m[g])
+        words = m["w1"] or m["w2"] or m["w3"]
+        key = name_key(symbol.strip())
+        if not _SYMBOL.fullmatch(key) or key in skip or not asked.matches(words):
+            continue
+        if content_words(words) - GENERIC - question:
+            continue  # "Let m be the number of students in MATHCOUNTS only": a part of it
+        found.add(key)
+        break
+    return frozenset(found)
 
 
 def _question_sentences(problem: str) -> list[str]:

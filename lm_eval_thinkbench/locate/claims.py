@@ -622,10 +622,11 @@ def _prose_matches(
 
 #: "between" and one or two words before an "and": the "and" joins a range, not clauses.
 _BETWEEN = re.compile(r"(?i)\bbetween\s+\S+(?:\s+\S+)?\s*$")
-#: "of" and a number before an "and" that another number follows: the "and" joins the
-#: operands of one quantity ("the GCD of 63 and 1491 is 21", "the sum of $3$ and $5$").
+#: "of" or "both" and a number before an "and" that another number follows: the "and" joins
+#: the operands of one quantity ("the GCD of 63 and 1491 is 21", "the sum of $3$ and $5$",
+#: "3 integers that are factors of both 100 and 150").
 _OPERAND_TEXT = r"(?:-?\d[\d,.]*|\$[^$\s]{1,40}\$|\\\([^()]{1,40}\\\))"
-_OF_OPERAND = re.compile(r"(?i)\bof\s+" + _OPERAND_TEXT + r"\s*$")
+_OF_OPERAND = re.compile(r"(?i)\b(?:of|both)\s+" + _OPERAND_TEXT + r"\s*$")
 _OPERAND = re.compile(r"\s*" + _OPERAND_TEXT + r"(?![\w(])")
 
 
