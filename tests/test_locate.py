@@ -964,6 +964,23 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # the least value of an expression the question asks for (held-out 12 idx 175)
+        (
+            "If $m$ and $n$ are integers such that $3m + 4n = 100$, what is the smallest "
+            "possible value of $\\left| m - n \\right|$ ?",
+            "For k = 4 we get m = 28 and n = 31.\n\nSo, the minimal |m - n| is 3.",
+            "3",
+            1,
+            "asked",
+        ),
+        # twin of held-out 13 idx 332: the value stated plainly
+        (
+            "Find the minimum value of\n\\[(x + y)(y + z).\\]",
+            "We use AM-GM.\n\nTherefore, the expression \\( (x + y)(y + z) \\) equals 2.",
+            "2",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1031,6 +1048,19 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "What is the length, in units, of the diameter of a circle whose area is $9\\pi$?",
             "We need the radius first.\n\nSo, the radius is 3 units.\n\nThen we double it.",
             "3",
+        ),
+        # twin of held-out 12 idx 175: the least value of a symbol, whose candidates are tried
+        (
+            "What is the smallest possible value of $n$ for which $n^2 > 20$?",
+            "Try the values.\n\nFor the first one, \\( n = 5 \\).\n\nThen smaller ones.",
+            "5",
+        ),
+        # held-out 13 idx 332: what a computation only suggests is a candidate still to check
+        (
+            "Find the minimum value of\n\\[(x + y)(y + z).\\]",
+            "We use AM-GM.\n\nThis suggests that when \\( z = \\frac{1}{y} \\), the expression "
+            "\\( (x + y)(y + z) \\) simplifies to 2.\n\nLet me check the constraint.",
+            "2",
         ),
         # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity
         (

@@ -429,6 +429,13 @@ _ASK_FILLER = re.compile(
     r"|expression|quantity|sum|product|number|ordered|pair|triple|vector"
     r"|matrix|point|function)\b)*$"
 )
+#: An extremum before the asked formula: "the smallest possible value of $\\left| m - n
+#: \\right|$" asks for that expression's least value, but "the smallest positive integer $n$"
+#: names a symbol whose every candidate the trace tries, so only an expression is asked.
+_EXTREMUM_FILLER = re.compile(
+    r"(?i)^\s*(?:the\s+)?(?:smallest|largest|greatest|least|minimum|maximum)\s+(?:possible\s+)?"
+    r"values?\s+of\s*$"
+)
 #: Words that end the asked noun phrase ("the fewest number of miles | she can walk").
 _PHRASE_END = re.compile(
     r"(?i)\b(?:is|are|was|were|will|can|could|would|should|does|do|did|has|have|had|she|he|it"
@@ -510,8 +517,13 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
                     and not verb.group().lower().startswith("how")
                     and _SYMBOL.fullmatch(name_key(inner))
                 )
+                extremum = (
+                    not taken
+                    and _EXTREMUM_FILLER.match(between)
+                    and not _SYMBOL.fullmatch(name_key(inner))
+                )
                 if (
-                    not (_ASK_FILLER.match(between) or apposed)
+                    not (_ASK_FILLER.match(between) or apposed or extremum)
                     or sentence[span.end : span.end + 1] == "-"
                     or (taken and not _LISTED.match(between))
                 ):

@@ -205,7 +205,7 @@ _CHECK_ANYWHERE = re.compile(
 SUBSTITUTION = re.compile(r"(?i)\b(?:plug(?:ging|ged|s)?|substitut\w*)\b")
 #: Words that make the values around them options, not commitments.
 _OPTION_WORDS = re.compile(
-    r"(?i)\b(?:maybe|perhaps|possibly|either|candidates?|options?|guess|guessing|or\s+so"
+    r"(?i)\b(?:maybe|perhaps|possibly|either|candidates?|options?|guess|guessing|or\s+so|suggests?"
     r"|not\s+(?:sure|certain|justified|confirmed)|unsure|uncertain|can'?t\s+confirm"
     r"|cannot\s+confirm|haven'?t\s+(?:justified|shown|proved|checked)|keep\s+coming\s+back"
     r"|not\s+(?:every|all)\b[^.;]*\byet)\b"
