@@ -7,7 +7,8 @@ The work is arranged so that neither the judge's latency nor the local work wait
 other. A first, cheap pass splits each response and submits its judge calls (the ``llm`` split,
 then the first-correct question on its steps). Each sample is then graded, located and counted
 as soon as its judge reply is in, by a pool of worker processes (forked before the judge thread
-starts, each with its own grader), since grading and token counting hold the GIL. Each
+starts; their graders share one grading worker, see :func:`_start_pool`), since grading and
+token counting hold the GIL. Each
 sample's judge calls are one coroutine on the judge's event loop, which hands the finished job
 to the pool itself (``_in_pool``): no thread waits on a reply, and nothing else is a future but
 what asyncio and the executor make. A judge
