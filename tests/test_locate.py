@@ -1002,6 +1002,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a ratio converted to percent when the question asks for a percent (held-out 12
+        # idx 67)
+        (
+            "The lengths of two opposite sides of a square are decreased by $40\\%$ while the "
+            "lengths of the other two sides are increased by $50\\%$ to form a rectangle. By "
+            "what percent does the square's area decrease?",
+            "The decrease is 0.1s².\n\nSo, that's (0.1s² / s²) * 100% = 0.1 * 100% = 10%.",
+            "10",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1090,6 +1101,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "So, the only possible values of a that make f(x) surjective are a = 2 and a = 0."
             "\n\nWe check larger a.",
             "2",
+        ),
+        # twin of held-out 12 idx 67: a percent when the question asks for something else
+        (
+            "A square of side 10 has two opposite sides decreased by $40\\%$ and the other two "
+            "increased by $50\\%$. What is the area of the rectangle?",
+            "The decrease is 0.1s².\n\nSo, that's (0.1s² / s²) * 100% = 0.1 * 100% = 10%.",
+            "10",
         ),
         # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity
         (

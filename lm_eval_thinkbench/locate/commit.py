@@ -7,6 +7,7 @@ traces). A claim (``locate.claims``) whose value equals the gold counts when it 
 * the value of the asked quantity under one of its names (``"asked"``, see ``locate.asked``):
   ``a + b = -3 + 3 = 0`` when the problem asks for ``a + b``, "the smallest integer ... is 17",
   ``x = 3`` when it asks for x, ``g(6) = 7`` once ``g(f(5) - 1)`` was set equal to ``g(6)``;
+  or a ratio converted to percent (``0.1 * 100% = 10%``) when the question asks for a percent;
 * the result of the computation the model just set the asked quantity to (``"computed"``):
   "the perimeter would be 6 times 7 inches", then "6 times 7 is 42 inches";
 * the result of a computation that the model adopts at once (``"adopted"``): an unnamed chain
@@ -593,7 +594,20 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
         return "asked"
     if any(asked.is_part(n) for n in names):
         return None
+    if (
+        _PERCENT_VALUE.search(claim.value)
+        and any(_TO_PERCENT.search(n) for n in names)
+        and any("percent" in words for words in asked.words)
+    ):
+        return "asked"  # "(0.1s² / s²) * 100% = 10%" for "By what percent ...?"
     return "open"
+
+
+#: A value in percent, and a computation that turns a ratio into one (``0.1 * 100%``,
+#: ``\frac{3}{20} \times 100\%``): when the question asks for a percent, the chain that
+#: converts to percent computes the asked one (a given percent is never multiplied by 100%).
+_PERCENT_VALUE = re.compile(r"(?:%|\\%|\\text\s*\{\s*percent\s*\})\s*$")
+_TO_PERCENT = re.compile(r"(?:\*|×|\\times|\\cdot|times)\s*100\s*(?:\\?%|percent)")
 
 
 @lru_cache(maxsize=1 << 14)
