@@ -4,13 +4,14 @@ The shell blocks of the docs are parsed with the real argument parsers (``thinkb
 ``thinkbench-logic``, ``thinkbench-prm``, ``thinkbench-sim-server``); for ``lm_eval`` and
 ``thinkbench-eval``, whose commands hold placeholders (``--model ...``), every ``--flag`` must
 be one of lm-eval's ``run`` options (or ``--repeats``, which ``thinkbench-eval`` adds); a
-``python FILE`` must name a file of the checkout. A renamed flag or subcommand then fails
-here instead of in a reader's shell. Nothing is executed.
+``python FILE`` must name a file of the checkout, a ``python -m MODULE`` a module. A renamed
+flag or subcommand then fails here instead of in a reader's shell. Nothing is executed.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import re
 import shlex
 from collections.abc import Callable
@@ -95,5 +96,7 @@ def test_doc_command_parses(page: Path, words: list[str]) -> None:
         assert flags <= known, f"{page.name}: unknown {program} flags {sorted(flags - known)}"
         if args[:1] not in (["ls"], ["validate"], ["run"]):
             assert "--tasks" in flags or "--config" in flags, f"{page.name}: {' '.join(words)}"
+    elif program == "python" and args[0] == "-m":
+        assert importlib.util.find_spec(args[1]), f"{page.name}: no module {args[1]}"
     elif program == "python":
         assert (ROOT / args[0]).is_file(), f"{page.name}: no {args[0]}"
