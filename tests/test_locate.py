@@ -4,6 +4,7 @@ import pytest
 from support.data import r1_reasonings
 
 from lm_eval_thinkbench.locate.asked import name_key
+from lm_eval_thinkbench.locate.commit import as_column
 from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import split_separator
@@ -1013,6 +1014,16 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a row vector transposed for the asked column (held-out 13 idx 205)
+        (
+            "Let $\\mathbf{A}$ be a matrix such that $\\mathbf{A} \\begin{pmatrix} 3 \\\\ 1 "
+            "\\\\ 0 \\end{pmatrix} = \\begin{pmatrix} 2 \\\\ 4 \\\\ -3 \\end{pmatrix}$. Find "
+            "$\\mathbf{A} \\begin{pmatrix} -13 \\\\ 3 \\\\ 4 \\end{pmatrix}.$",
+            "We write it as a combination.\n\n[-2, -4, 3]^T + [0, -10, -10]^T = [-2, -14, -7]^T",
+            "\\begin{pmatrix} -2 \\\\ -14 \\\\ -7 \\end{pmatrix}",
+            1,
+            "result",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1634,3 +1645,12 @@ def test_a_trigonometric_function_of_a_letter_has_one_key():
     assert name_key("sin(2T)") == "sin(2T)"
     assert name_key("f(T)") == "f(T)"
     assert name_key("asin(T)") == "asin(T)"
+
+
+def test_a_transposed_row_is_the_column_the_gold_is():
+    # held-out 13 idx 205; a row of another length or power stays as written
+    column = "\\begin{pmatrix} -2 \\\\ -14 \\\\ -7 \\end{pmatrix}"
+    assert as_column("[-2, -14, -7]^T", 3) == as_column("[-2, -14, -7]", 3) == column
+    assert as_column("(-2, -14, -7)^{T}", 3) == column
+    assert as_column("[1, 2]^T", 3) == "[1, 2]^T"
+    assert as_column("[1, 2, 3]^2", 3) == "[1, 2, 3]^2"

@@ -670,9 +670,14 @@ def atoms(value: str) -> int:
 
 
 def as_column(value: str, rows: int) -> str:
-    """A tuple or list of ``rows`` entries (``[-18, -49, 96]``, ``(16/49, 48/49, 24/49)``) as
-    the column vector the gold is written as; anything else unchanged."""
-    m = re.fullmatch(r"\s*(?:\\left)?[(\[]\s*(.*?)\s*(?:\\right)?[)\]]\s*", value, re.DOTALL)
+    """A tuple or list of ``rows`` entries (``[-18, -49, 96]``, ``(16/49, 48/49, 24/49)``), or
+    a row transposed (``[-2, -14, -7]^T``), as the column vector the gold is written as;
+    anything else unchanged."""
+    m = re.fullmatch(
+        r"\s*(?:\\left)?[(\[]\s*(.*?)\s*(?:\\right)?[)\]](?:\s*\^\s*(?:T|\{T\}|\\top|\{\\top\}))?\s*",
+        value,
+        re.DOTALL,
+    )
     if not m or "(" in m.group(1) or "[" in m.group(1):
         return value
     entries = [e.strip() for e in m.group(1).split(",")]
