@@ -1024,6 +1024,14 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "result",
         ),
+        # twin of held-out 13 idx 65: "the value" of the asked formula still names it
+        (
+            "What is $1^{(2^{235423523})}$?",
+            "Powers of powers multiply.\n\nSo the value is 1.",
+            "1",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1119,6 +1127,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "increased by $50\\%$. What is the area of the rectangle?",
             "The decrease is 0.1s².\n\nSo, that's (0.1s² / s²) * 100% = 0.1 * 100% = 10%.",
             "10",
+        ),
+        # held-out 13 idx 65: the base of the asked power is a part of it, not its value
+        (
+            "What is $1^{(2^{235423523})}$?",
+            "Powers of powers multiply.\n\nBut in this case, it is a bit different because the "
+            "base is 1.\n\nNow the exponent.",
+            "1",
         ),
         # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity
         (

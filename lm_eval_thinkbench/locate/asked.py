@@ -70,6 +70,11 @@ _UNICODE_SYMBOLS = str.maketrans(
 )  # fmt: skip
 
 
+#: Generic words that name a part of a formula, never its value: "the base is 1" of
+#: ``1^{(2^{235423523})}`` (a base of a numeral system is no value either).
+_PARTS = frozenset({"base"})
+
+
 @lru_cache(maxsize=_MEMO)
 def name_key(name: str) -> str:
     """A name's comparable form: unicode symbols as their LaTeX commands (``□`` is
@@ -296,7 +301,13 @@ class Asked:
         one when the question asks for a formula's value."""
         words = content_words(name)
         formula = _FORMULA_MARK.search(name) or _math_parts(name)
-        return bool(self.math) and bool(words) and not words - GENERIC and not formula
+        return (
+            bool(self.math)
+            and bool(words)
+            and not words - GENERIC
+            and not words & _PARTS
+            and not formula
+        )
 
     @_per_name
     def is_part(self, name: str) -> bool:
