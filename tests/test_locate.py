@@ -1032,6 +1032,16 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # twin of held-out 13 idx 480: a result announced after no case
+        (
+            "Let $\\omega$ be a complex number such that $\\omega^3 = 1.$  Find all possible "
+            "values of\n\\[\\frac{1}{1 + \\omega} + \\frac{1}{1 + \\omega^2}.\\]",
+            "We need the sum.\n\nSince \\(\\omega^2 = 1\\) here, \\(1 + \\omega = 2\\). So, the "
+            "expression becomes:\n\n\\[\n\\frac{1}{2} + \\frac{1}{2} = 1\n\\]",
+            "1",
+            2,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1133,6 +1143,16 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "What is $1^{(2^{235423523})}$?",
             "Powers of powers multiply.\n\nBut in this case, it is a bit different because the "
             "base is 1.\n\nNow the exponent.",
+            "1",
+        ),
+        # held-out 13 idx 480: the result a case announces ("If ..., then ... becomes:") is
+        # that case's, a hypothesis
+        (
+            "Let $\\omega$ be a complex number such that $\\omega^3 = 1.$  Find all possible "
+            "values of\n\\[\\frac{1}{1 + \\omega} + \\frac{1}{1 + \\omega^2}.\\]",
+            "We consider each case.\n\nIf \\(\\omega = 1\\), then \\(1 + \\omega = 2\\). So, the "
+            "expression becomes:\n\n\\[\n\\frac{1}{2} + \\frac{1}{2} = 1\n\\]\n\nNow the other "
+            "roots.",
             "1",
         ),
         # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity

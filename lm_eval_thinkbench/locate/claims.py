@@ -339,6 +339,7 @@ def read(
     if words:
         _shapes(text, state.claims, cut, words)
     _announced_checks(text, state.claims)
+    _announced_cases(text, state.claims)
     return Reading(state.claims, state.aliases)
 
 
@@ -362,6 +363,31 @@ def _announced_checks(text: str, claims: list[Claim]) -> None:
         for i, claim in enumerate(claims):
             if brk.end() <= claim.start < stop:
                 claims[i] = _with(claim, "check")
+
+
+#: A paragraph that works out a case and ends by announcing its result: "If \\(\\omega = 1\\),
+#: then \\(1 + \\omega = 2\\) ... So, the expression becomes:".
+_CASE_ANNOUNCED = re.compile(r"(?is)\s*(?:[-*•]\s*)?if\b[^.]*?=[^\n]*:\s*")
+
+
+def _announced_cases(text: str, claims: list[Claim]) -> None:
+    """The claims of the paragraph after one that opens with a case ("If x = 1, then ...")
+    and ends with a colon (:data:`_CASE_ANNOUNCED`) are that case's result: a hypothesis, as
+    the case is."""
+    if ":" not in text:
+        return
+    for brk in _BLANK_LINE.finditer(text):
+        if text[brk.start() - 1 : brk.start()] != ":":
+            continue
+        begin = text.rfind("\n\n", 0, brk.start())
+        begin = 0 if begin < 0 else begin
+        if not _CASE_ANNOUNCED.fullmatch(text, begin, brk.start()):
+            continue
+        stop = text.find("\n\n", brk.end())
+        stop = len(text) if stop < 0 else stop
+        for i, claim in enumerate(claims):
+            if brk.end() <= claim.start < stop:
+                claims[i] = _with(claim, "hypothesis")
 
 
 #: A shape named by a verb that links nothing else ("the polar equation represents a
