@@ -7,6 +7,7 @@ from support import lm_eval_runs
 
 from lm_eval_thinkbench import TASKS_DIR
 from lm_eval_thinkbench.cli import tasks_installed, with_task_path
+from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.math500.data import DatasetError, load_math500, read_math500
 
 TASKS = ["thinkbench_math500"] + [f"thinkbench_math500_level{i}" for i in range(1, 6)]
@@ -33,6 +34,18 @@ def test_levels_have_the_published_sizes(math500_path):
         len(load_math500(level=i, math500_path=str(math500_path))["test"]) for i in range(1, 6)
     ]
     assert sizes == [43, 90, 105, 128, 134]
+
+
+def test_a_named_tokenizer_that_cannot_load_stops_the_run_before_generation(math500_path, tmp_path):
+    """lm-eval loads the data before it generates and scores after: the named
+    ``thinkbench_tokenizer`` is loaded with the data, so a typo stops the run at once."""
+    missing = str(tmp_path / "no-such-tokenizer")
+    try:
+        with pytest.raises(ValueError, match=f"cannot load tokenizer '{missing}'"):
+            load_math500(level=1, math500_path=str(math500_path), thinkbench_tokenizer=missing)
+        assert len(load_math500(level=1, math500_path=str(math500_path))["test"]) == 43
+    finally:
+        settings.configure({})
 
 
 @pytest.mark.parametrize(

@@ -18,6 +18,7 @@ import datasets
 
 from lm_eval_thinkbench.datafiles import DatasetError, read_records
 from lm_eval_thinkbench.harness import settings
+from lm_eval_thinkbench.tokens import get_counter
 
 HF_PATH = "HuggingFaceH4/MATH-500"
 PATH_ENV = "THINKBENCH_MATH500_PATH"
@@ -32,12 +33,21 @@ def load_math500(level: int | None = None, **metadata: Any) -> datasets.DatasetD
     ``THINKBENCH_MATH500_PATH`` names one; otherwise ``HuggingFaceH4/MATH-500`` (test split)
     is loaded through ``datasets`` as any lm-eval task would.
     """
-    settings.configure(metadata)
+    _configure(metadata)
     path = metadata.get("math500_path") or os.environ.get(PATH_ENV)
     rows = read_math500(Path(path)) if path else _from_hub()
     if level is not None:
         rows = [r for r in rows if r["level"] == int(level)]
     return datasets.DatasetDict({"test": datasets.Dataset.from_list(rows)})
+
+
+def _configure(metadata: Mapping[str, Any]) -> None:
+    """Make the task's settings current, and load the tokenizer the user named now: lm-eval
+    loads the data before generating and scores after, so a ``thinkbench_tokenizer`` that
+    cannot load (a typo, no network) stops the run here, not after hours of generation."""
+    run = settings.configure(metadata)
+    if run.tokenizer:
+        get_counter(run.tokenizer)
 
 
 def read_math500(path: Path) -> list[dict[str, Any]]:
@@ -106,7 +116,7 @@ def load_competition(competition: str, **metadata: Any) -> datasets.DatasetDict:
     :data:`COMPETITIONS`. Every row becomes ``problem``, ``answer`` (the integer as a plain
     string: AMC23 stores ``27.0``, AIME24 ``025``) and ``id``.
     """
-    settings.configure(metadata)
+    _configure(metadata)
     if competition not in COMPETITIONS:
         raise ValueError(f"unknown competition {competition!r}; known: {', '.join(COMPETITIONS)}")
     spec = COMPETITIONS[competition]
