@@ -11,6 +11,7 @@ flag or subcommand then fails here instead of in a reader's shell. Nothing is ex
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import re
 import shlex
@@ -55,11 +56,12 @@ def _parsers() -> dict[str, Callable[[], argparse.ArgumentParser]]:
     }
 
 
-def _lm_eval_flags() -> set[str]:
+@functools.cache
+def _lm_eval_flags() -> frozenset[str]:
     from lm_eval._cli import HarnessCLI
 
     run = HarnessCLI()._subparsers.choices["run"]
-    return {flag for action in run._actions for flag in action.option_strings}
+    return frozenset(flag for action in run._actions for flag in action.option_strings)
 
 
 ALL = [(page, words) for page in PAGES for words in _commands(page)]
