@@ -1042,6 +1042,19 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             2,
             "asked",
         ),
+        # a chain whose names describe the asked quantity in the question's words (held-out
+        # 12 idx 165)
+        (
+            "A bookcase has 3 shelves with a total of 24 books. The top shelf has 8 mystery "
+            "books. The middle shelf has 10 math books. Two books are now taken off each shelf. "
+            "What fraction of the books remaining on the three shelves are math books? Express "
+            "your answer as a common fraction.",
+            "The middle shelf has 8 left.\n\nFraction of math books = number of math books / "
+            "total remaining books = 8 / 18\n\nLet me simplify.",
+            "\\frac{4}{9}",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1154,6 +1167,16 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "expression becomes:\n\n\\[\n\\frac{1}{2} + \\frac{1}{2} = 1\n\\]\n\nNow the other "
             "roots.",
             "1",
+        ),
+        # twin of held-out 12 idx 165: names with a word the question lacks
+        (
+            "A bookcase has 3 shelves with a total of 24 books. The top shelf has 8 mystery "
+            "books. The middle shelf has 10 math books. Two books are now taken off each shelf. "
+            "What fraction of the books remaining on the three shelves are math books? Express "
+            "your answer as a common fraction.",
+            "The top shelf has 6 left.\n\nFraction of mystery books = number of mystery books / "
+            "total remaining books = 8 / 18\n\nLet me simplify.",
+            "\\frac{4}{9}",
         ),
         # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity
         (

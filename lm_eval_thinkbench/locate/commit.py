@@ -7,7 +7,9 @@ traces). A claim (``locate.claims``) whose value equals the gold counts when it 
 * the value of the asked quantity under one of its names (``"asked"``, see ``locate.asked``):
   ``a + b = -3 + 3 = 0`` when the problem asks for ``a + b``, "the smallest integer ... is 17",
   ``x = 3`` when it asks for x, ``g(6) = 7`` once ``g(f(5) - 1)`` was set equal to ``g(6)``;
-  or a ratio converted to percent (``0.1 * 100% = 10%``) when the question asks for a percent;
+  a chain whose names together describe it in the question's words ("Fraction of math books =
+  number of math books / total remaining books = 8 / 18"); or a ratio converted to percent
+  (``0.1 * 100% = 10%``) when the question asks for a percent;
 * the result of the computation the model just set the asked quantity to (``"computed"``):
   "the perimeter would be 6 times 7 inches", then "6 times 7 is 42 inches";
 * the result of a computation that the model adopts at once (``"adopted"``): an unnamed chain
@@ -594,6 +596,8 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
         return "asked"
     if any(asked.is_part(n) for n in names):
         return None
+    if len(names) > 1 and _described(names, asked):
+        return "asked"  # "Fraction of math books = number of math books / total remaining books"
     if (
         _PERCENT_VALUE.search(claim.value)
         and any(_TO_PERCENT.search(n) for n in names)
@@ -601,6 +605,18 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
     ):
         return "asked"  # "(0.1s² / s²) * 100% = 10%" for "By what percent ...?"
     return "open"
+
+
+def _described(names: Sequence[str], asked: Asked) -> bool:
+    """Whether a chain's names together describe the asked quantity in the question's own
+    words: every word of one of its asked names among them, and no specific word the question
+    lacks ("Fraction of math books = number of math books / total remaining books" for "What
+    fraction of the books remaining on the three shelves are math books?")."""
+    words = frozenset().union(*(content_words(n) for n in names))
+    if not words:
+        return False
+    question = asked.context.union(*asked.words)
+    return not (words - GENERIC) - question and any(w <= words for w in asked.words)
 
 
 #: A value in percent, and a computation that turns a ratio into one (``0.1 * 100%``,
