@@ -1055,6 +1055,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # a value in the rate the question asks for (held-out 13 idx 329)
+        (
+            "A bicycle is traveling at 20 feet per minute. What is the bicycle's speed expressed "
+            "in inches per second?",
+            "First, 20 feet per minute is 240 inches per minute.\n\nSo, 240 inches per minute "
+            "divided by 60 seconds per minute equals 4 inches per second.\n\nWait, let me "
+            "double-check that. 240 divided by 60 is indeed 4.",
+            "4",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1177,6 +1188,13 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "The top shelf has 6 left.\n\nFraction of mystery books = number of mystery books / "
             "total remaining books = 8 / 18\n\nLet me simplify.",
             "\\frac{4}{9}",
+        ),
+        # twin of held-out 13 idx 329: a value in another rate
+        (
+            "A bicycle is traveling at 20 feet per minute. What is the bicycle's speed expressed "
+            "in inches per second?",
+            "First, 20 feet per minute is 240 inches per minute.\n\nNow the seconds.",
+            "240",
         ),
         # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity
         (

@@ -8,7 +8,8 @@ traces). A claim (``locate.claims``) whose value equals the gold counts when it 
   ``a + b = -3 + 3 = 0`` when the problem asks for ``a + b``, "the smallest integer ... is 17",
   ``x = 3`` when it asks for x, ``g(6) = 7`` once ``g(f(5) - 1)`` was set equal to ``g(6)``;
   a chain whose names together describe it in the question's words ("Fraction of math books =
-  number of math books / total remaining books = 8 / 18"); or a ratio converted to percent
+  number of math books / total remaining books = 8 / 18"); a value in the rate the question
+  asks for ("... equals 4 inches per second"); or a ratio converted to percent
   (``0.1 * 100% = 10%``) when the question asks for a percent;
 * the result of the computation the model just set the asked quantity to (``"computed"``):
   "the perimeter would be 6 times 7 inches", then "6 times 7 is 42 inches";
@@ -489,6 +490,7 @@ def _candidates(
     out: list[_Candidate] = []
     openers: list[_Opener] = []
     plugged = _plugged(claims)
+    rate = asked_rate(problem)
     for claim in claims:
         flags = claim.flags
         if "boxed" in flags:  # "the direction she is facing when she finishes is \\boxed{east}"
@@ -504,6 +506,8 @@ def _candidates(
             continue
         if kind == "open" and gold_lhs and claim.lhs and name_key(claim.lhs) == gold_lhs:
             kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
+        if kind == "open" and rate and _followed_by(reasoning, claim.end, rate):
+            kind = "asked"  # "... equals 4 inches per second" for "... in inches per second?"
         if kind not in ("boxed", "answer") and _restates(reasoning, claim, problem_key):
             continue
         value = claim.value
@@ -582,6 +586,24 @@ def _goal_openers(reasoning: str, asked: Asked) -> list[_Opener]:
             at = step_index_at(paragraphs, m.start())
             out.append(_Opener(m.start(), -1 if at is None else at, ""))
     return out
+
+
+#: The rate a question asks its answer in: "What is the bicycle's speed expressed in inches
+#: per second?" A value stated in that rate is the asked one; a plain unit ("in inches") is
+#: not told apart so, as intermediates have it too.
+_ASKED_RATE = re.compile(r"(?i)\bin\s+([a-z]+\s+per\s+[a-z]+)\s*\?")
+
+
+def asked_rate(problem: str | None) -> str | None:
+    """The compound unit ("inches per second") the question asks its answer in, lowercased."""
+    found = _ASKED_RATE.search(problem or "")
+    return " ".join(found.group(1).lower().split()) if found else None
+
+
+def _followed_by(text: str, at: int, unit: str) -> bool:
+    """Whether ``unit`` follows position ``at`` of ``text`` (after spaces or ``\\text{``)."""
+    after = re.sub(r"\\text\s*\{|\}", "", text[at : at + 3 * len(unit)]).lower()
+    return " ".join(after.split()).startswith(unit)
 
 
 def _kind(claim: Claim, asked: Asked) -> str | None:
