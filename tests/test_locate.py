@@ -1066,6 +1066,16 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # twin of held-out 13 idx 297: the asked value stated, not tried
+        (
+            "If the number of pages in a book is $3$ more than a multiple of $7$, and the number "
+            "of leaves is greater than $100$, then what is the smallest possible number of "
+            "leaves?",
+            "We search upward.\n\nSo, the smallest possible number of leaves is 103.",
+            "103",
+            1,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):
@@ -1195,6 +1205,15 @@ def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step,
             "in inches per second?",
             "First, 20 feet per minute is 240 inches per minute.\n\nNow the seconds.",
             "240",
+        ),
+        # held-out 13 idx 297: what a tried value of another variable gives is a trial
+        (
+            "If the number of pages in a book is $3$ more than a multiple of $7$, and the number "
+            "of leaves is greater than $100$, then what is the smallest possible number of "
+            "leaves?",
+            "Let n be the number of leaves.\n\nWait, m = 29 gives n = 103, which is greater than "
+            "100.\n\nLet me look again.",
+            "103",
         ),
         # twin of held-out 13 idx 59: a symbol denoting a part of the asked quantity
         (

@@ -195,9 +195,12 @@ _HYPOTHESIS_START = re.compile(
     r"|let\s+(?:me|us|'s)\s+(?:try|test|check|verify|consider|see|assume|suppose|plug"
     r"|substitute|say|guess|pick|choose|take))\b"
 )
+#: A check, or a trial of another variable's value ("Wait, m = 29 gives n = 103, which is
+#: greater than 100": what a tried value gives is not yet adopted).
 _CHECK_ANYWHERE = re.compile(
     r"(?i)\b(?:let(?:'s|\s+(?:me|us))\s+(?:try|test|check"
-    r"|verify)|to\s+(?:check|verify|test)|double[- ]check\w*|sanity)\b"
+    r"|verify)|to\s+(?:check|verify|test)|double[- ]check\w*|sanity"
+    r"|(?<![\w\\])[a-z]\s*=\s*-?\d+\s+(?:gives|yields))\b"
 )
 #: Substituting a value ("plugging in x = 5", "we substitute n = 2004"): a check of the value
 #: plugged in, unless the sentence computes the asked quantity from a given (see
