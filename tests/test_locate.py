@@ -1076,6 +1076,19 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             1,
             "asked",
         ),
+        # the equality case's value, announced by "So, if ..., then ...:", is a hypothesis;
+        # the minimum is named after it (held-out 13 idx 289)
+        (
+            "Let $a,$ $b,$ $c,$ $d$ be positive real numbers. Find the minimum value of\n\\[(a + b "
+            "+ c + d) \\left( \\frac{1}{a} + \\frac{1}{b} + \\frac{1}{c} + \\frac{1}{d} "
+            "\\right).\\]",
+            "By AM-HM the expression is at least 16.\n\nSo, if \\(a = b = c = d\\), then the "
+            "expression becomes:\n\n\\[\n4a \\cdot \\frac{4}{a} = 16\n\\]\n\nThus, the minimum "
+            "value is indeed 16, achieved when \\(a = b = c = d\\).",
+            "16",
+            3,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):

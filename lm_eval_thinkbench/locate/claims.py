@@ -369,8 +369,11 @@ def _announced_checks(text: str, claims: list[Claim]) -> None:
 
 
 #: A paragraph that works out a case and ends by announcing its result: "If \\(\\omega = 1\\),
-#: then \\(1 + \\omega = 2\\) ... So, the expression becomes:".
-_CASE_ANNOUNCED = re.compile(r"(?is)\s*(?:[-*•]\s*)?if\b[^.]*?=[^\n]*:\s*")
+#: then \\(1 + \\omega = 2\\) ... So, the expression becomes:", "So, if \\(a = b = c = d\\),
+#: then the expression becomes:".
+_CASE_ANNOUNCED = re.compile(
+    r"(?is)\s*(?:[-*•]\s*)?(?:(?:so|now|then|and|but)\b,?\s*)?if\b[^.]*?=[^\n]*:\s*"
+)
 
 
 def _announced_cases(text: str, claims: list[Claim]) -> None:
