@@ -1089,6 +1089,17 @@ def test_a_count_before_two_adjectives_and_its_noun(grader):
             3,
             "asked",
         ),
+        # candidates listed one per line are compared before the greatest is named (held-out
+        # 12 idx 294)
+        (
+            "The sum of four consecutive even integers is a two-digit number. What is the "
+            "greatest possible value for the largest integer?",
+            "The largest integer is n + 2.\n\n- For n = 46: 46 + 2 = 48\n- For n = 56: 56 + 2 = "
+            "58\n\nTherefore, the greatest possible value for the largest integer is 58.",
+            "58",
+            2,
+            "asked",
+        ),
     ],
 )
 def test_measured_misses_are_commitments(grader, problem, reasoning, gold, step, rule):

@@ -24,7 +24,7 @@ commit to the gold.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
@@ -442,7 +442,8 @@ _CASE_HEADER = re.compile(
 
 def _cases(text: str, claims: list[Claim]) -> None:
     """The claims of a paragraph that opens with a case header (:data:`_CASE_HEADER`) work out
-    that case: a hypothesis ("x = 15" under "If (x + 9)/2 = 12:"), not a commitment."""
+    that case: a hypothesis ("x = 15" under "If (x + 9)/2 = 12:"), not a commitment; so do
+    those of a listed case's line (:data:`_CASE_LINE`)."""
     if ":" not in text:
         return
     starts = [0] + [m.end() for m in _BLANK_LINE.finditer(text)]
@@ -458,6 +459,21 @@ def _cases(text: str, claims: list[Claim]) -> None:
         while i < len(claims) and claims[i].start < end:
             claims[i] = _with(claims[i], "hypothesis")
             i += 1
+    if "for" in text or "For" in text:
+        starts = [c.start for c in claims]  # in order of position, as read
+        for line in _CASE_LINE.finditer(text):
+            i = bisect_left(starts, line.start("body"))
+            while i < len(claims) and claims[i].start < line.end():
+                claims[i] = _with(claims[i], "hypothesis")
+                i += 1
+
+
+#: A listed case with its result on the same line ("- For n = 56: 56 + 2 = 58"): one of the
+#: candidates a search lists before they are compared.
+_CASE_LINE = re.compile(
+    r"(?im)^[ \t]*[-*•][ \t]*for[ \t]+(?:\\\(|\$)?[ \t]*[A-Za-z](?:_\{?\w+\}?)?[ \t]*="
+    r"[^\n,;:]{1,30}:(?P<body>[^\n]+)$"
+)
 
 
 #: A remainder stated beside its quotient: "21 divided by 9 is 2 with a remainder of 3",
