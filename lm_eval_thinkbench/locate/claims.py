@@ -353,6 +353,16 @@ _CHECK_ANNOUNCED = re.compile(
 )
 
 
+def _flag_paragraph_after(text: str, brk: re.Match[str], claims: list[Claim], flag: str) -> None:
+    """Flag the claims of the paragraph that starts at the blank line ``brk``: what a
+    paragraph announces (a check, a case) is carried out in the next one."""
+    stop = text.find("\n\n", brk.end())
+    stop = len(text) if stop < 0 else stop
+    for i, claim in enumerate(claims):
+        if brk.end() <= claim.start < stop:
+            claims[i] = _with(claim, flag)
+
+
 def _announced_checks(text: str, claims: list[Claim]) -> None:
     """The claims of the paragraph after one that ends by announcing a check of a candidate
     (:data:`_CHECK_ANNOUNCED`) carry it out: a check, not yet an adoption."""
@@ -361,11 +371,7 @@ def _announced_checks(text: str, claims: list[Claim]) -> None:
     for brk in _BLANK_LINE.finditer(text):
         if not _CHECK_ANNOUNCED.search(text, max(0, brk.start() - 300), brk.start()):
             continue
-        stop = text.find("\n\n", brk.end())
-        stop = len(text) if stop < 0 else stop
-        for i, claim in enumerate(claims):
-            if brk.end() <= claim.start < stop:
-                claims[i] = _with(claim, "check")
+        _flag_paragraph_after(text, brk, claims, "check")
 
 
 #: A paragraph that works out a case and ends by announcing its result: "If \\(\\omega = 1\\),
@@ -389,11 +395,7 @@ def _announced_cases(text: str, claims: list[Claim]) -> None:
         begin = 0 if begin < 0 else begin
         if not _CASE_ANNOUNCED.fullmatch(text, begin, brk.start()):
             continue
-        stop = text.find("\n\n", brk.end())
-        stop = len(text) if stop < 0 else stop
-        for i, claim in enumerate(claims):
-            if brk.end() <= claim.start < stop:
-                claims[i] = _with(claim, "hypothesis")
+        _flag_paragraph_after(text, brk, claims, "hypothesis")
 
 
 #: A shape named by a verb that links nothing else ("the polar equation represents a
