@@ -7,12 +7,21 @@ from __future__ import annotations
 import gc
 import multiprocessing
 import os
+import threading
 import time
+from types import SimpleNamespace
 
 import pytest
 
 from lm_eval_thinkbench.analyze import score
-from lm_eval_thinkbench.math.grader import DEADLINE_ENV, GraderService, SharedGrader, Verdict
+from lm_eval_thinkbench.math.grader import (
+    DEADLINE_ENV,
+    Grader,
+    GraderService,
+    SharedGrader,
+    Verdict,
+    _Outcome,
+)
 from lm_eval_thinkbench.settings import Settings
 
 POWER_TOWER = "5^{5^{5^{5^{5}}}}"
@@ -97,7 +106,45 @@ def test_scoring_in_this_process_collects_rarely_meanwhile(monkeypatch) -> None:
     seen = []
     monkeypatch.setattr(score, "score_job", lambda job, options: seen.append(gc.get_threshold()))
     before = gc.get_threshold()
-    jobs = [object(), object()]
+    jobs = [SimpleNamespace(sample=SimpleNamespace(gold=g)) for g in ("1", "2")]
     score._here(jobs, score.ScoreOptions(config=Settings()), score._bar(2, False))  # type: ignore[arg-type]
     assert [t[0] for t in seen] == [20_000, 20_000]
     assert gc.get_threshold() == before
+
+
+class _SlowWorkerGrader(Grader):
+    """A grader whose worker calls each take 50 ms and find nothing."""
+
+    def _run_call(self, gold: str, candidates: list[str], budget: float, wall_end: float):
+        time.sleep(0.05)
+        return _Outcome("done")
+
+
+def test_a_batch_scores_on_threads_that_take_turns_while_waiting(monkeypatch) -> None:
+    """A scoring worker's batch: another job runs while one waits for its checks, never two
+    at once outside a wait; jobs with the same gold one after the other; results in order."""
+    grader = _SlowWorkerGrader()
+    monkeypatch.setattr(score, "_shared_grader", grader)
+    events: list[tuple[str, int]] = []
+    running: set[int] = set()
+    lock = threading.Lock()
+
+    def fake_score_job(job, options):
+        with lock:
+            assert not running, "two jobs ran Python at once"
+            events.append(("start", job.i))
+            running.add(job.i)
+        running.discard(job.i)  # the turn is handed over for the check...
+        grader.first_equivalent(job.sample.gold, ["2^{-1} \\sin x"])  # needs the worker
+        running.add(job.i)  # ...and taken back after it
+        with lock:
+            events.append(("end", job.i))
+            running.discard(job.i)
+        return job.i
+
+    monkeypatch.setattr(score, "score_job", fake_score_job)
+    golds = ["\\frac{1}{2}", "\\frac{1}{3}", "\\frac{1}{2}", "\\frac{1}{5}"]
+    jobs = [SimpleNamespace(i=i, sample=SimpleNamespace(gold=g)) for i, g in enumerate(golds)]
+    assert score.score_batch(jobs, score.ScoreOptions(config=Settings())) == [0, 1, 2, 3]  # type: ignore[arg-type]
+    assert events.index(("start", 1)) < events.index(("end", 0))  # 1 ran during 0's wait
+    assert events.index(("end", 0)) < events.index(("start", 2))  # same gold: after 0

@@ -13,10 +13,11 @@ from lm_eval.api.filter import FilterEnsemble
 from lm_eval.api.instance import Instance
 
 from lm_eval_thinkbench.harness import settings
-from lm_eval_thinkbench.harness.records import RecordFilter, in_order
+from lm_eval_thinkbench.harness.records import RecordFilter
 from lm_eval_thinkbench.lifetime import collecting_rarely
 from lm_eval_thinkbench.math500.filters import ThinkEfficiencyFilter
 from lm_eval_thinkbench.response import ModelResponse
+from lm_eval_thinkbench.turns import in_order
 
 DOC = {"problem": "What is 1 + 1?", "answer": "2"}
 

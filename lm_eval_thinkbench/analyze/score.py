@@ -39,7 +39,12 @@ from lm_eval_thinkbench.locate.rule import (
     locate_first_correct,
 )
 from lm_eval_thinkbench.math.grader import Grader, GraderService, SharedGrader, default_grader
-from lm_eval_thinkbench.math500.score import SampleRecord, grade_response, score_graded
+from lm_eval_thinkbench.math500.score import (
+    SampleRecord,
+    grade_response,
+    score_graded,
+    verdict_keys,
+)
 from lm_eval_thinkbench.settings import Settings
 from lm_eval_thinkbench.steps import Span
 from lm_eval_thinkbench.tokens import TokenCounter, get_counter
@@ -50,12 +55,19 @@ from lm_eval_thinkbench.trace import (
     resolve_markers,
     split_trace,
 )
+from lm_eval_thinkbench.turns import Turns, in_order
 
 if TYPE_CHECKING:  # the judge (and the openai SDK) is imported only when a judge is used
     from lm_eval_thinkbench.judge.client import JudgeClient, JudgeRunner
 
 #: Below this many samples, forking workers costs more than it saves.
 MIN_SAMPLES_PER_WORKER = 32
+#: Jobs a scoring process has in hand at once, on threads that take turns (``turns.py``).
+THREADS = 4
+#: Batches per scoring process: each worker is handed its jobs in batches (so that its
+#: threads have several at once), several of them so that one slow batch does not leave the
+#: other workers idle at the end.
+BATCHES_PER_WORKER = 8
 
 #: A scoring process's grader (set as it starts): its checks run in the analysing process's
 #: grading worker, which every scoring process shares (see :func:`_start_pool`).
@@ -149,7 +161,7 @@ def score_samples(
     try:
         if judge is None or not options.config.needs_judge:
             jobs = _local_jobs(samples, markers, options, dropped)
-            scored = _score_local(jobs, options, pool, progress)
+            scored = _score_local(jobs, options, pool, workers, progress)
         else:
             runner = judge()
             kept = _kept(samples, markers, options, dropped)
@@ -213,13 +225,22 @@ def _kept(
 
 
 def _score_local(
-    jobs: list[_Job], options: ScoreOptions, pool: ProcessPoolExecutor | None, progress: bool
+    jobs: list[_Job],
+    options: ScoreOptions,
+    pool: ProcessPoolExecutor | None,
+    workers: int,
+    progress: bool,
 ) -> list[Scored]:
-    """Score the jobs in the workers, or here in order."""
+    """Score the jobs in the workers, a batch at a time, or here."""
     with _bar(len(jobs), progress) as bar:
         if pool is None:
             return _here(jobs, options, bar)
-        return _collect([pool.submit(score_job, job, options) for job in jobs], bar)
+        size = max(1, -(-len(jobs) // (BATCHES_PER_WORKER * workers)))
+        batches = [jobs[i : i + size] for i in range(0, len(jobs), size)]
+        futures = [pool.submit(score_batch, batch, options) for batch in batches]
+        for done in as_completed(futures):
+            bar.update(len(done.result()))
+        return [scored for future in futures for scored in future.result()]
 
 
 def _score_judged(
@@ -254,10 +275,31 @@ def _here(jobs: Iterable[_Job], options: ScoreOptions, bar: tqdm) -> list[Scored
     heap, a notebook's, can be large)."""
     results = []
     with collecting_rarely():
-        for job in jobs:
-            results.append(score_job(job, options))
+        for scored in _in_turns(list(jobs), options):
+            results.append(scored)
             bar.update(1)
     return results
+
+
+def score_batch(jobs: list[_Job], options: ScoreOptions) -> list[Scored]:
+    """A worker's batch, scored on threads that take turns (:func:`_in_turns`)."""
+    return list(_in_turns(jobs, options))
+
+
+def _in_turns(jobs: Sequence[_Job], options: ScoreOptions) -> Iterator[Scored]:
+    """:func:`score_job` of each job, in order, on :data:`THREADS` threads that take turns
+    (``turns.py``): one job's text work runs while others wait for their checks in the
+    grading worker. Jobs whose golds share a verdict-cache key are scored one after another,
+    so every record is what it is when the jobs are scored one by one."""
+    grader = _shared_grader or default_grader()
+    turns = Turns()
+
+    def scored(job: _Job) -> Scored:
+        with turns.turn(), grader.waiting_in(turns.handing_over):
+            return score_job(job, options)
+
+    keys = [verdict_keys(job.sample.gold) for job in jobs]
+    return in_order(scored, jobs, keys, THREADS)
 
 
 def _collect(futures: list[Future[Scored]], bar: tqdm) -> list[Scored]:

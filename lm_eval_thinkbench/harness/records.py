@@ -14,12 +14,10 @@ import inspect
 import json
 import logging
 import math
-import threading
-from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, nullcontext
 from statistics import fmean
-from typing import Any, TypeVar
+from typing import Any
 
 from lm_eval.api.filter import Filter
 from lm_eval.api.instance import Instance
@@ -30,12 +28,10 @@ from lm_eval_thinkbench.lifetime import collecting_rarely
 from lm_eval_thinkbench.response import ModelResponse, from_wire, utf8_safe
 from lm_eval_thinkbench.tokens import counter_for_run
 from lm_eval_thinkbench.trace import detect_markers, mark_length_stop, resolve_markers
+from lm_eval_thinkbench.turns import Turns, in_order
 
 # Under lm-eval's logger, so the line shows in an lm_eval run (lm-eval configures only its own).
 log = logging.getLogger("lm_eval.thinkbench")
-
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 class RecordFilter(Filter):
@@ -64,8 +60,8 @@ class RecordFilter(Filter):
     desc = "thinkbench scoring"
     #: Documents scored at once (1: one after another, in the calling thread).
     threads = 1
-    #: Held by the thread whose turn it is to score, while ``apply`` runs on threads.
-    _turn: threading.Lock | None = None
+    #: The scoring threads' turn, while ``apply`` runs on threads.
+    _turns: Turns | None = None
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -85,15 +81,11 @@ class RecordFilter(Filter):
     def handing_over(self) -> Iterator[None]:
         """A block in which this document waits on another process: another document's
         scoring runs meanwhile (when :attr:`threads` > 1; nothing happens otherwise)."""
-        turn = self._turn
-        if turn is None:
+        if self._turns is None:
             yield
             return
-        turn.release()
-        try:
+        with self._turns.handing_over():
             yield
-        finally:
-            turn.acquire()
 
     def conflict_keys(self, doc: dict[str, Any]) -> Iterable[Hashable]:
         """Keys of what scoring ``doc`` shares with other documents in a way that could make
@@ -122,11 +114,11 @@ class RecordFilter(Filter):
         pairs = list(zip(responses, docs, strict=True))
 
         def encoded(pair: tuple[list[ModelResponse], dict]) -> list[str]:
-            with self._turn or nullcontext():
+            with self._turns.turn() if self._turns else nullcontext():
                 return [json.dumps(r, ensure_ascii=False) for r in self.score_doc(*pair)]
 
         if self.threads > 1:
-            self._turn = threading.Lock()
+            self._turns = Turns()
             keys = [frozenset(self.conflict_keys(doc)) for doc in docs]
             scored: Iterator[list[str]] = in_order(encoded, pairs, keys, self.threads)
         else:
@@ -135,45 +127,7 @@ class RecordFilter(Filter):
             with collecting_rarely():
                 return list(tqdm(scored, total=len(pairs), desc=self.desc, unit="doc", leave=False))
         finally:
-            self._turn = None
-
-
-def in_order(
-    fn: Callable[[T], R],
-    items: Sequence[T],
-    keys: Sequence[frozenset[Hashable]],
-    threads: int,
-) -> Iterator[R]:
-    """``map(fn, items)`` on ``threads`` threads, yielded in order.
-
-    At most ``2 * threads`` items are in flight, so a slow item holds back only the few after
-    it. An item waits until every earlier item that shares one of its ``keys`` is done: items
-    with a common key run one after another, in order. The first exception is raised where its
-    item's result would have been yielded; the items not started by then never start.
-    """
-    window = 2 * threads
-    last: dict[Hashable, Future[R]] = {}
-    pending: list[Future[R]] = []
-
-    def after(earlier: list[Future[R]], item: T) -> R:
-        for future in earlier:  # taken before this one (the queue is FIFO): no deadlock
-            future.exception()
-        return fn(item)
-
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="thinkbench-score") as pool:
-        try:
-            for index, item in enumerate(items):
-                earlier = list({id(last[k]): last[k] for k in keys[index] if k in last}.values())
-                future = pool.submit(after, earlier, item)
-                last.update(dict.fromkeys(keys[index], future))
-                pending.append(future)
-                if len(pending) >= window:
-                    yield pending.pop(0).result()
-            while pending:
-                yield pending.pop(0).result()
-        finally:
-            for future in pending:
-                future.cancel()
+            self._turns = None
 
 
 def _caller_instances() -> list[Instance] | None:

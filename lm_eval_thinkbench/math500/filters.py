@@ -15,11 +15,9 @@ from typing import Any
 
 from lm_eval_thinkbench.harness import settings
 from lm_eval_thinkbench.harness.records import RecordFilter
-from lm_eval_thinkbench.locate.commit import unitless
 from lm_eval_thinkbench.math.grader import default_grader
-from lm_eval_thinkbench.math.verify import normalize
 from lm_eval_thinkbench.math500.sampling import vote_classes
-from lm_eval_thinkbench.math500.score import score_response
+from lm_eval_thinkbench.math500.score import score_response, verdict_keys
 from lm_eval_thinkbench.response import ModelResponse
 
 
@@ -50,8 +48,7 @@ class ThinkEfficiencyFilter(RecordFilter):
         self.grader.start(wait=False)
 
     def conflict_keys(self, doc: dict[str, Any]) -> Iterable[Hashable]:
-        gold = str(doc["answer"])
-        return {normalize(gold), normalize(unitless(gold))}
+        return verdict_keys(str(doc["answer"]))
 
     def score(self, raw: ModelResponse, doc: dict[str, Any]) -> dict[str, Any]:
         gold = str(doc["answer"])

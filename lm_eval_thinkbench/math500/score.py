@@ -48,6 +48,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from lm_eval_thinkbench import METRICS_VERSION
+from lm_eval_thinkbench.locate.commit import unitless
 from lm_eval_thinkbench.locate.rule import (
     FirstCorrect,
     LocatorFailure,
@@ -57,6 +58,7 @@ from lm_eval_thinkbench.locate.rule import (
 )
 from lm_eval_thinkbench.math.extract import Extraction, extract_final_answer
 from lm_eval_thinkbench.math.grader import Grader, Verdict
+from lm_eval_thinkbench.math.verify import normalize
 from lm_eval_thinkbench.reading import ScoringConfig
 from lm_eval_thinkbench.sections import redundant_reflection, split_sections
 from lm_eval_thinkbench.steps import Span, split_separator, step_index_at
@@ -151,6 +153,15 @@ def score_response(
     return score_graded(
         graded, steps, located, config, counter, statements=statements, locator=locator
     )
+
+
+def verdict_keys(gold: str) -> frozenset[str]:
+    """The golds under which scoring a response against ``gold`` reads and writes the grader's
+    verdict cache: as written, and without its unit (as the locator grades it), in the normal
+    form the cache keys by. Scoring threads that take turns (``turns.in_order``) score two
+    responses whose keys meet one after the other, in order, so that each record is what it
+    is when the responses are scored one by one."""
+    return frozenset({normalize(gold), normalize(unitless(gold))})
 
 
 def grade_response(raw: object, gold: str, config: ScoringConfig, grader: Grader) -> Graded:
