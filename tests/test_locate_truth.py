@@ -41,6 +41,7 @@ SETS = {
     "heldout11": BENCH_DATA / "first_correct_heldout11.jsonl",
     "heldout12": BENCH_DATA / "first_correct_heldout12.jsonl",
     "heldout13": BENCH_DATA / "first_correct_heldout13.jsonl",
+    "heldout14": BENCH_DATA / "first_correct_heldout14.jsonl",
 }
 
 
@@ -94,6 +95,7 @@ def test_annotated_steps_map_onto_the_scoring_steps():
         ("heldout11", 0.82, 0.95, 0.02),
         ("heldout12", 0.89, 0.92, 0.02),
         ("heldout13", 0.84, 0.84, 0.045),
+        ("heldout14", 0.89, 0.92, 0.025),
     ],
 )
 @pytest.mark.slow
