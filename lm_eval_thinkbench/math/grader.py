@@ -73,7 +73,7 @@ import pebble
 
 from lm_eval_thinkbench.lifetime import collect_rarely, die_with_parent
 
-from . import verify
+from . import parser_snapshot, verify
 from .rewrite import prepare_candidate, rewrite_answer
 from .screen import surely_different, surely_equal
 from .verify import MAX_ANSWER_CHARS, braces_balanced, normalize
@@ -161,7 +161,8 @@ class _Tally:
 def _init_worker(owner: int | None = None) -> None:
     """Prepare a worker: die at once on SIGTERM, and when ``owner`` (the grader's process, if
     given: see :meth:`Grader._pool`) ends; import math-verify with the numeric witness and
-    two-stage parsing (:mod:`.verify`), warm it up and tune its garbage collector
+    two-stage parsing (:mod:`.verify`), load the parser's prediction cache
+    (:mod:`.parser_snapshot`), warm it up and tune its garbage collector
     (:func:`lm_eval_thinkbench.lifetime.collect_rarely`).
 
     pebble installs a Python-level SIGTERM handler in its workers, and a Python handler cannot
@@ -177,6 +178,7 @@ def _init_worker(owner: int | None = None) -> None:
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     verify.install_numeric_witness()
     verify.install_two_stage_parsing()
+    parser_snapshot.load()
     verify.warm_up()
     # sympy and the parser are a large heap of long-lived objects that every full collection
     # would walk again (a third of a second per run on the real traces): keep them out of it.
