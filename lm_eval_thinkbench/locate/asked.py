@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 
-from lm_eval_thinkbench.locate.claims import Claim, math_spans
+from lm_eval_thinkbench.locate.claims import Claim, has_letter, math_spans
 
 #: Words of a question that asks for an extremum ("the maximum value of $f$" asks for the
 #: maximum, not for f).
@@ -112,8 +112,11 @@ _TRIG_OF_LETTER = re.compile(r"(?<![A-Za-z])(sin|cos|tan|cot|sec|csc)\(([A-Za-z]
 @lru_cache(maxsize=_MEMO)
 def _prose(name: str) -> str:
     """A name without its LaTeX: commands, environments and ``\\text``-like arguments."""
-    name = re.sub(r"\\(?:begin|end|text|mathrm|mathbf|operatorname|mbox)\s*\{[^{}]*\}", " ", name)
-    return re.sub(r"\\[A-Za-z]+", " ", name)
+    return _COMMAND.sub(" ", _TEXT_ARGUMENT.sub(" ", name))
+
+
+_TEXT_ARGUMENT = re.compile(r"\\(?:begin|end|text|mathrm|mathbf|operatorname|mbox)\s*\{[^{}]*\}")
+_COMMAND = re.compile(r"\\[A-Za-z]+")
 
 
 @lru_cache(maxsize=_MEMO)
@@ -144,8 +147,7 @@ def head_word(name: str) -> str | None:
     of the roots" -> "root"), in the noun phrase before a relative clause ("the remainder when
     the 100th term is divided by 4" -> "remainder") or a phrase of time ("the resulting point
     after both reflections" -> "point")."""
-    plain = re.sub(r"\\\(.*?\\\)|\$[^$]*\$|\\[A-Za-z]+", " ", name)
-    plain = _RELATIVE_CLAUSE.split(plain, 1)[0]
+    plain = _RELATIVE_CLAUSE.split(_MATH_OR_COMMAND.sub(" ", name), 1)[0]
     before, _, after = plain.partition(" of ")
     for part, last in ((before, True), (after, False)):
         words = [w.lower() for w in _WORD.findall(part)]
@@ -161,13 +163,14 @@ def head_word(name: str) -> str | None:
 _RELATIVE_CLAUSE = re.compile(
     r"(?i)\s(?:when|where|for\s+which|in\s+which|such\s+that|after|before)\s"
 )
+_MATH_OR_COMMAND = re.compile(r"\\\(.*?\\\)|\$[^$]*\$|\\[A-Za-z]+")
 
 
 @lru_cache(maxsize=_MEMO)
 def _noun_words(name: str) -> frozenset[str]:
     """Specific words of a name that can be nouns (no "-ed", "-ing", "-ly" forms): what an
     alias "the median is the 14th term" adds, and nothing from "is divided by"."""
-    words = [w.lower() for w in _WORD.findall(re.sub(r"\\[A-Za-z]+", " ", name))]
+    words = [w.lower() for w in _WORD.findall(_COMMAND.sub(" ", name))]
     if any(w.endswith(("ed", "ing", "ly")) for w in words if len(w) > 4):
         return frozenset()
     return content_words(name) - GENERIC
@@ -209,16 +212,14 @@ GENERIC = frozenset(map(_stem, _GENERIC_WORDS))
 
 
 @lru_cache(maxsize=_MEMO)
-def _has_letter(name: str) -> bool:
-    return bool(re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", name)))
-
-
-@lru_cache(maxsize=_MEMO)
 def _is_math_name(name: str) -> bool:
     """A name written as math (``x``, ``a+b``, ``g(f(5)-1)``, ``\\tan A``), not as words."""
-    plain = re.sub(r"\b(?:" + _FUNCTIONS + r")\b", " ", _prose(name))
+    plain = _FUNCTION_WORD.sub(" ", _prose(name))
     words = [w for w in _WORD.findall(plain) if len(w) > 1]
     return not words
+
+
+_FUNCTION_WORD = re.compile(r"\b(?:" + _FUNCTIONS + r")\b")
 
 
 def _per_name(method: Callable[[Asked, str], bool]) -> Callable[[Asked, str], bool]:
@@ -319,7 +320,7 @@ class Asked:
             return False
         if any(len(key) < len(m) and _part_of(key, m) for m in self.math):
             return True
-        variables = {m for m in self.direct if re.fullmatch(r"[A-Za-z](?:_\{?\w+\}?)?", m)}
+        variables = {m for m in self.direct if _VARIABLE.fullmatch(m)}
         return any(
             _part_of(v, key) or (v in key and re.search(rf"\d{re.escape(v)}(?!\w)", key))
             for v in variables
@@ -341,6 +342,8 @@ _TOTAL_ASKED = re.compile(
 )
 
 _FORMULA_MARK = re.compile(r"\d|\\[A-Za-z]")
+#: A variable: ``x``, ``a_1``, ``a_{10}``.
+_VARIABLE = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
 #: A sequence's term by its position: ``a_{2003}``, ``t_5``.
 _INDEXED = re.compile(r"[A-Za-z]_\{?(\d+)\}?")
 #: A term the question asks for by its position: "What is the 2003rd term", "find the
@@ -382,6 +385,8 @@ def _math_parts(name: str) -> tuple[str, ...]:
     """The formulas a mixed name gives its quantity: one in apposition ("the sum A + B + C +
     D", "the angle θ") or right after "value of" ("the value of g(f(5) - 1)"), not one after
     a preposition, which is an argument ("the image of the line y = 2x + 1")."""
+    if not _FORMULA_HINT.search(name):
+        return ()  # no word of it can be a formula with a letter: most names are plain words
     parts = []
     run: list[str] = []
     words = _DELIMITERS.sub(" ", name).split()
@@ -414,14 +419,20 @@ _PREPOSITIONS = frozenset(
 )  # fmt: skip
 _DELIMITERS = re.compile(r"\\[()\[\]]|\$")
 _LETTER = re.compile(r"[A-Za-z]")
+#: What a formula word with a letter (:func:`_is_formula_word`) holds: a lone letter, a
+#: bracket, a command or a function name (the letters of a word are all lone ones, or it has
+#: a bracket; a letter it lost went with a command or a function name).
+_FORMULA_HINT = re.compile(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])|[(\\]|\b(?:" + _FUNCTIONS + r")\b")
+_LETTERS = re.compile(r"[A-Za-z]+")
+_COMMAND_OR_FUNCTION = re.compile(r"\\[A-Za-z]+|\b(?:" + _FUNCTIONS + r")\b")
 
 
 @lru_cache(maxsize=_MEMO)
 def _is_formula_word(word: str) -> bool:
     """A plain-text word that belongs to a formula: operators, numbers, single letters,
     function names (``tan``), and function applications like ``g(f(5)``."""
-    plain = re.sub(r"\\[A-Za-z]+|\b(?:" + _FUNCTIONS + r")\b", "", word)
-    letters = re.findall(r"[A-Za-z]+", plain)
+    plain = _COMMAND_OR_FUNCTION.sub("", word)
+    letters = _LETTERS.findall(plain)
     return all(len(w) == 1 or "(" in plain for w in letters)
 
 
@@ -634,7 +645,7 @@ def asked_names(
             if key in free:
                 continue  # "x" of "f(x) = ...": the problem's variable, not what it asks
             written = len(key) >= 3 and key in problem_key and re.search(r"[-+*/^\\(]", key)
-            if _has_letter(name) or written:
+            if has_letter(name) or written:
                 math.add(key)
         else:
             found = content_words(noun_phrase(name)) - GENERIC

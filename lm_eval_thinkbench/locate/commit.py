@@ -60,6 +60,7 @@ from lm_eval_thinkbench.locate.claims import (
     SUBSTITUTION,
     Claim,
     Reading,
+    has_letter,
     pending_operation,
     read,
     sentence_flags,
@@ -159,25 +160,26 @@ def first_commitment(
     free = frozenset(problem_variables(problem) - asked.math) if problem else frozenset()
     if apposed := apposed_names(reasoning, asked, free) - asked.math:
         asked = replace(asked, math=asked.math | apposed)
+    paragraphs = split_separator(reasoning)  # read by each pass below: cut once
     claims = sorted(
         [
             *reading.claims,
             *(_listed(reading.claims) if "," in joins else ()),
-            *(_cases(reading.claims, asked, reasoning) if "," in joins else ()),
-            *_tuples(reading.claims, asked, reasoning),
+            *(_cases(reading.claims, asked, paragraphs) if "," in joins else ()),
+            *_tuples(reading.claims, asked, paragraphs),
             *(_intervals(reasoning) if _INTERVAL_GOLD.search(gold) else ()),
         ],
         key=lambda c: (c.start, c.end),
     )
-    candidates, openers = _candidates(reasoning, claims, asked, gold, problem)
+    candidates, openers = _candidates(reasoning, paragraphs, claims, asked, gold, problem)
     if asked.context:
-        goals = _goal_openers(reasoning, asked)
+        goals = _goal_openers(reasoning, paragraphs, asked)
         openers = sorted([*openers, *goals], key=lambda o: o.start) if goals else openers
     doubts = [(c.start, name_key(c.value)) for c in reading.claims if c.flags & _DOUBT]
     asides = [  # numbers set aside; a formula "perhaps the expression is ..." is no result
         (c.start, name_key(c.value))
         for c in reading.claims
-        if c.flags & _ASIDE and not _has_letter(c.value) and not pending_operation(c.value)
+        if c.flags & _ASIDE and not has_letter(c.value) and not pending_operation(c.value)
     ]
     return _first_equal(
         candidates,
@@ -276,8 +278,6 @@ def option_word(gold: str, problem: str | None) -> str | None:
     return listed.group(1).lower() if listed else None
 
 
-_SINGLE_SYMBOL = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
-
 #: A gold that is an option letter: ``\\text{(E)}``, ``(C)``, ``E``.
 _LETTER_GOLD = re.compile(r"(?:\\text\s*\{\s*)?\(?([A-H])\)?(?:\s*\})?")
 
@@ -357,14 +357,13 @@ def _listed(claims: Sequence[Claim]) -> list[Claim]:
     return out
 
 
-def _cases(claims: Sequence[Claim], asked: Asked, reasoning: str) -> list[Claim]:
-    """For a gold that is a list: the values one paragraph gives the asked variable in its
-    cases ("First, if y = 100: x = 10^{100}. Second, if y = 0.01: x = 10^{0.01}"), read as
-    one list value: each case holds under its own condition, and together they are the whole
-    answer."""
+def _cases(claims: Sequence[Claim], asked: Asked, paragraphs: Sequence[Span]) -> list[Claim]:
+    """For a gold that is a list: the values one paragraph (of ``paragraphs``) gives the asked
+    variable in its cases ("First, if y = 100: x = 10^{100}. Second, if y = 0.01: x =
+    10^{0.01}"), read as one list value: each case holds under its own condition, and together
+    they are the whole answer."""
     if not asked.math:
         return []
-    paragraphs = split_separator(reasoning)
     by_paragraph: dict[int | None, list[Claim]] = {}
     for claim in claims:
         case = claim.condition and "condition" in claim.flags and not claim.flags & _NOT_A_CASE
@@ -387,15 +386,14 @@ _NOT_A_CASE = frozenset(
 )
 
 
-def _tuples(claims: Sequence[Claim], asked: Asked, reasoning: str) -> list[Claim]:
+def _tuples(claims: Sequence[Claim], asked: Asked, paragraphs: Sequence[Span]) -> list[Claim]:
     """For a question that asks for a tuple of its symbols ("Enter the ordered pair $(m,b)$"):
-    one paragraph that gives each symbol its value ("m = 3/2 and b = -13") states the tuple,
-    with the value each symbol has last in it (a paragraph that solves ``b = -a/2`` first and
-    then ``b = 1`` ends with b's value)."""
+    one paragraph (of ``paragraphs``) that gives each symbol its value ("m = 3/2 and b = -13")
+    states the tuple, with the value each symbol has last in it (a paragraph that solves ``b =
+    -a/2`` first and then ``b = 1`` ends with b's value)."""
     shapes = [m.group(1).split(",") for k in asked.math if (m := _SYMBOL_TUPLE.fullmatch(k))]
     if not shapes:
         return []
-    paragraphs = split_separator(reasoning)
     by_paragraph: dict[int | None, dict[str, Claim]] = {}
     for claim in claims:
         if claim.names and not claim.flags & _REJECT:
@@ -459,7 +457,7 @@ def final_claims(reading: Reading, text: str, problem: str | None = None) -> lis
             continue
         near = len(_BLANK_LINE.findall(text, before.end, box.start)) <= 1
         first = before.names[0] if before.names else ""
-        spelled = re.sub(r"\\(?:text|mathrm)\s*\{([^{}]*)\}", r" \1 ", first)  # \text{Area}
+        spelled = _SPELLED.sub(r" \1 ", first)  # \text{Area}
         known = bool(content_words(spelled) - GENERIC) or (
             len(name_key(first)) >= 3 and name_key(first) in name_key(problem or "")
         )
@@ -469,18 +467,24 @@ def final_claims(reading: Reading, text: str, problem: str | None = None) -> lis
 
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+_SPELLED = re.compile(r"\\(?:text|mathrm)\s*\{([^{}]*)\}")
 
 
 def _candidates(
-    reasoning: str, claims: Sequence[Claim], asked: Asked, gold: str, problem: str | None
+    reasoning: str,
+    paragraphs: Sequence[Span],
+    claims: Sequence[Claim],
+    asked: Asked,
+    gold: str,
+    problem: str | None,
 ) -> tuple[list[_Candidate], list[_Opener]]:
-    """The claims that could commit, each with its kind and the value to grade, and the
-    claims that set the asked quantity equal to a computation still to be done."""
-    paragraphs = split_separator(reasoning)
+    """The claims that could commit, each with its kind, the value to grade and its paragraph
+    (of ``paragraphs``), and the claims that set the asked quantity equal to a computation
+    still to be done."""
     problem_key = name_key(problem) if problem else ""
     gold_is_equation = "=" in gold
     gold_lhs = name_key(gold.split("=", 1)[0]) if gold.count("=") == 1 else ""
-    gold_lhs = gold_lhs if _SINGLE_SYMBOL.fullmatch(gold_lhs) else ""
+    gold_lhs = gold_lhs if _VARIABLE.fullmatch(gold_lhs) else ""
     gold_decimal = bool(re.fullmatch(r"\s*-?\d*\.\d+\s*", gold))
     gold_atoms = atoms(gold)
     rewrite = form_task(problem)
@@ -568,12 +572,11 @@ _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at
 _WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer", "quantity"))
 
 
-def _goal_openers(reasoning: str, asked: Asked) -> list[_Opener]:
+def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> list[_Opener]:
     """Where the model says it now computes the asked quantity, in the question's own words
     ("Now, the question asks for the sum of these values. So, 2 + 8 = 10."): an opener for the
     chain of numbers that follows (:func:`_computes`), like "the total would be 5 × 4 × 3"."""
     out = []
-    paragraphs: Sequence[Span] | None = None
     for m in _GOAL_NEXT.finditer(reasoning):
         words = content_words(m.group("goal"))
         formula = m.group("m1") or m.group("m2")
@@ -582,7 +585,6 @@ def _goal_openers(reasoning: str, asked: Asked) -> list[_Opener]:
         else:
             named = bool(words and words <= asked.context and words - _WEAK_GOAL_WORDS)
         if named:
-            paragraphs = paragraphs or split_separator(reasoning)
             at = step_index_at(paragraphs, m.start())
             out.append(_Opener(m.start(), -1 if at is None else at, ""))
     return out
@@ -612,7 +614,7 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
     if "boxed" in claim.flags:
         return "boxed"
     names = claim.names
-    if any(_ANSWER_WORD.search(n) for n in names):
+    if any(_says_answer(n) for n in names):
         return "answer"
     if any(asked.matches(n) or asked.generic_only(n) for n in names):
         return "asked"
@@ -627,6 +629,13 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
     ):
         return "asked"  # "(0.1s² / s²) * 100% = 10%" for "By what percent ...?"
     return "open"
+
+
+@lru_cache(maxsize=1 << 14)
+def _says_answer(name: str) -> bool:
+    """Whether a name says "the answer" in so many words (:data:`_ANSWER_WORD`), memoised:
+    every candidate's names are read, and a trace gives the same few names over and over."""
+    return bool(_ANSWER_WORD.search(name))
 
 
 def _described(names: Sequence[str], asked: Asked) -> bool:
@@ -646,11 +655,6 @@ def _described(names: Sequence[str], asked: Asked) -> bool:
 #: converts to percent computes the asked one (a given percent is never multiplied by 100%).
 _PERCENT_VALUE = re.compile(r"(?:%|\\%|\\text\s*\{\s*percent\s*\})\s*$")
 _TO_PERCENT = re.compile(r"(?:\*|×|\\times|\\cdot|times)\s*100\s*(?:\\?%|percent)")
-
-
-@lru_cache(maxsize=1 << 14)
-def _has_letter(name: str) -> bool:
-    return bool(re.search(r"[A-Za-z]", re.sub(r"\\[A-Za-z]+", "", name)))
 
 
 def _given(condition: str | None, problem_key: str) -> bool:
@@ -870,7 +874,7 @@ def _prospects(
             continue
         names = candidate.claim.names
         by_variable = any(name_key(n) in free for n in names)
-        named = any(_has_letter(n) for n in names)
+        named = any(has_letter(n) for n in names)
         if (
             (rewrite and not (integer_gold and named))
             or (numeric and not named)
@@ -941,7 +945,7 @@ def _computes(
     if key != opener.key and key in opener.key:
         return False  # a part of the computation (the inner cube root of a cube root)
     near = candidate.paragraph - opener.paragraph <= 1
-    return key == opener.key or (near and not _has_letter(first))
+    return key == opener.key or (near and not has_letter(first))
 
 
 def _left_to_right(opener: _Opener, before: Sequence[_Candidate]) -> tuple[str, int]:
