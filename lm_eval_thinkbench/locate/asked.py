@@ -190,7 +190,10 @@ _DEGREES.update({"least": "less", "bigger": "big", "biggest": "big", "maximal": 
 _SYNONYMS = {"arrangement": "way", "permutation": "way", "combination": "way"}
 
 
+@lru_cache(maxsize=_MEMO)
 def _stem(word: str) -> str:
+    """A word crudely stemmed (memoised: every word of every new name is stemmed, and a
+    trace's names are made of a few hundred words)."""
     if word in _DEGREES:
         return _DEGREES[word]
     for suffix in ("ies", "ing", "ed", "s"):
@@ -665,20 +668,25 @@ def asked_names(
     asked = Asked(frozenset(math), tuple(words), direct, context, indices, heads)
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
-    # each distinct chain once (a trace repeats its chains; the sets below are the same)
+    # each distinct chain once (a trace repeats its chains; the sets below are the same), and
+    # whether it names the asked quantity only when it would add something (most add nothing)
     for group in dict.fromkeys(tuple(g) for g in aliases if len(g) <= 3):
-        if not any(asked.matches(n) for n in group):
-            continue
-        new_math |= {name_key(n) for n in group if _SYMBOL.fullmatch(name_key(n))} - free
+        symbols = {name_key(n) for n in group if _SYMBOL.fullmatch(name_key(n))} - free
+        phrases = set()
         if len(group) == 2 and not any(_is_math_name(n) for n in group):
-            phrases = [noun_phrase(n) for n in group]
-            new_words |= {
+            phrases = {
                 found
-                for n in phrases
-                if re.match(r"(?i)the\s", n) and len(n.split()) <= 4 and (found := _noun_words(n))
+                for n in map(noun_phrase, group)
+                if _THE.match(n) and len(n.split()) <= 4 and (found := _noun_words(n))
             }
+        if (symbols or phrases) and any(asked.matches(n) for n in group):
+            new_math |= symbols
+            new_words |= phrases
     words_all = (*asked.words, *(new_words - set(asked.words)))
     return Asked(asked.math | new_math, words_all, direct, context, indices, heads)
+
+
+_THE = re.compile(r"(?i)the\s")
 
 
 #: A noun phrase and the symbol the model gives it ("the angle θ between two vectors", "the

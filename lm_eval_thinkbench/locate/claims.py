@@ -636,24 +636,27 @@ def _prose_tokens(
     at = scanned = start
     depth = 0
     for m in _prose_matches(text, start, end, folded):
-        brk = m.group("brk")
-        if brk and brk.lower() == "and":
-            begin = toks[-1].start if at == start and toks and toks[-1].kind == "term" else at
-            if _BETWEEN.search(text, begin, m.start()) or (
-                _OF_OPERAND.search(text, begin, m.start()) and _OPERAND.match(text, m.end())
-            ):
-                continue  # "the multiples of 7 between 100 and 200", "the GCD of 63 and 1491"
-        if brk == ",":
-            depth = _bracket_depth(text, scanned, m.start(), depth)
-            scanned = m.start()
-            if depth > 0 or _CONTINUES.match(text, m.end()):
-                continue
-        _term(text, at, m.start(), False, toks)
-        if link := m.group("link"):
-            toks.append(_Tok("link", m.start(), m.end(), what=_link_kind(link)))
+        link, brk = m.group("link", "brk")
+        found, after = m.span()
+        if link is None:
+            brk = brk.lower()
+            if brk == "and":
+                begin = toks[-1].start if at == start and toks and toks[-1].kind == "term" else at
+                if _BETWEEN.search(text, begin, found) or (
+                    _OF_OPERAND.search(text, begin, found) and _OPERAND.match(text, after)
+                ):
+                    continue  # "the multiples of 7 between 100 and 200", "the GCD of 63 and 1491"
+            elif brk == ",":
+                depth = _bracket_depth(text, scanned, found, depth)
+                scanned = found
+                if depth > 0 or _CONTINUES.match(text, after):
+                    continue
+        _term(text, at, found, False, toks)
+        if link is not None:
+            toks.append(_Tok("link", found, after, what=_link_kind(link)))
         else:
-            toks.append(_Tok("break", m.start(), m.end(), what=brk.lower()))
-        at = m.end()
+            toks.append(_Tok("break", found, after, what=brk))
+        at = after
     _term(text, at, end, False, toks)
 
 
@@ -1584,7 +1587,7 @@ def _value_of(
         return counted.start("count"), counted.group("count"), counted.group("unit")
     kept_end = None
     open_operator = False  # "2 times" ends in an operator: not yet a value
-    for w, ahead in _lookahead(_NON_SPACE.finditer(raw)):  # lazily: the run ends soon
+    for w in _NON_SPACE.finditer(raw):  # lazily: the run ends soon
         core = w.group().strip(".,;:?").rstrip("!") or w.group()
         value_word = _VALUE_WORD.match(core)
         is_value = bool(value_word or _VALUE_CHARS.search(core))
@@ -1598,7 +1601,8 @@ def _value_of(
             is_value = False
         if kept_end is not None and _POWER_UNIT.fullmatch(core):
             break  # "864 in^2", "288 cm³": a unit, not a power of a variable
-        if len(core) == 1 and core.isalpha() and ahead is not None:
+        # the word after a lone letter, looked up only then (most runs end at their first word)
+        if len(core) == 1 and core.isalpha() and (ahead := _NON_SPACE.search(raw, w.end())):
             following = ahead.group().strip(".,;:!?")
             if _PLAIN_WORD.fullmatch(following) and not _VALUE_WORD.match(following):
                 is_value = False  # "a total of 11", "I think"
@@ -1641,17 +1645,6 @@ _COUNT_WORD = re.compile(
 _MATH_UNIT = re.compile(r"[\s)$\\]*([A-Za-z]{2,}s)\b")
 _NON_SPACE = re.compile(r"\S+")
 _PLAIN_WORD = re.compile(r"[A-Za-z]{2,}")
-
-
-def _lookahead(
-    matches: Iterator[re.Match[str]],
-) -> Iterator[tuple[re.Match[str], re.Match[str] | None]]:
-    """Each match with the one after it (None after the last), read as they are needed."""
-    current = next(matches, None)
-    while current is not None:
-        following = next(matches, None)
-        yield current, following
-        current = following
 
 
 @lru_cache(maxsize=_MEMO)
