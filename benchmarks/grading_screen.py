@@ -11,7 +11,9 @@ Three checks, each printing every failure (there should be none):
 
 1. reading: for every answer the screen reads, its values equal those of every sympy object
    math-verify parses from it, as a gold (``verify.parse_gold``) and as a candidate
-   (``verify.candidate_readings``), letters at the screen's point; and no rewrite changes it;
+   (``verify.candidate_readings``), letters at the screen's point (a matrix: the same shape and
+   the same entries in place; an open end ``\\infty``: sympy's ``oo``); and no rewrite
+   changes it;
 2. verdicts: every pair the screen settles as different is not equivalent to math-verify
    (``verify.first_equivalent``, as a worker runs it), and every pair it settles as the same
    plain number (``screen.surely_equal``) is, on those pairs and on random plain numbers
@@ -160,6 +162,17 @@ def random_expression(rng: random.Random, depth: int = 3) -> str:
             f"{a} \\pm {b}",
             f"{rng.randint(1, 9)}({a})",
             f"{rng.randint(1, 9)}\\frac{{{a}}}{{{b}}}",
+            # open ends and matrices (read whole only: inside arithmetic they are refused)
+            f"({a}, \\infty)",
+            f"[{a},{space}\\infty)",
+            f"(-\\infty, {a}]",
+            "(-\\infty, \\infty)",
+            "\\infty",
+            f"{a}, \\infty",
+            f"\\begin{{pmatrix}} {a} \\\\ {b} \\end{{pmatrix}}",
+            f"\\begin{{pmatrix}}{a} & {b}\\end{{pmatrix}}",
+            f"\\begin{{bmatrix}} {a} & {b} \\\\ {b} & {a} \\end{{bmatrix}}",
+            f"\\begin{{pmatrix}} {a} \\\\ {b} \\\\ \\end{{pmatrix}}",
         )
     )
 
@@ -177,7 +190,7 @@ def _alarm(*_: object) -> None:
 
 def _same_values(ours: tuple[Any, ...], theirs: list[complex]) -> bool:
     def near(a: complex, b: complex) -> bool:
-        return abs(a - b) <= _READING_TOLERANCE * (1 + abs(a))
+        return a == b or abs(a - b) <= _READING_TOLERANCE * (1 + abs(a))  # ``==``: infinities
 
     ours_c = [complex(v) for v in ours]
     return all(any(near(a, b) for b in theirs) for a in ours_c) and all(
@@ -191,6 +204,9 @@ def reading_failures(texts: set[str]) -> tuple[int, list[str]]:
     failures = []
     for text in sorted(texts):
         ours = screen.answer_values(text)
+        matrix = screen.matrix_values(text)
+        if matrix is not None:
+            ours = matrix[1]
         if ours is None:
             continue
         read += 1
@@ -213,6 +229,16 @@ def reading_failures(texts: set[str]) -> tuple[int, list[str]]:
                 failures.append(f"{role}: math-verify reads no expression in {text!r}")
             for expression in expressions:
                 theirs = screen.reading_values(expression)
+                if matrix is not None:  # the same shape, and the same entries in place
+                    shape = getattr(expression, "shape", None)
+                    if (
+                        shape != matrix[0]
+                        or theirs is None
+                        or not all(map(_same_values, [(a,) for a in ours], [[b] for b in theirs]))
+                    ):
+                        failures.append(f"{role}: {text!r} read as {matrix}, math-verify "
+                                        f"{expression!s:.60} of shape {shape}")  # fmt: skip
+                    continue
                 if theirs is None or not _same_values(ours, theirs):
                     failures.append(
                         f"{role}: {text!r} read {[str(v)[:12] for v in ours]}, "
@@ -308,6 +334,9 @@ def random_pairs(rng: random.Random, n: int) -> Iterator[tuple[str, str]]:
         yield text, f"{text} + 0.000001"
         yield text, f"{text} + 0.0001"
         yield text, f"{text}^\\circ"  # a final degree mark
+        if "\\end" in text:  # a matrix with its last entry nudged
+            yield text, text.replace("\\end", " + 0.000001 \\end", 1)
+            yield text, text.replace("\\end", " + 0.0001 \\end", 1)
 
 
 def main() -> None:

@@ -394,6 +394,46 @@ def test_numeric_witness_keeps_every_verdict(monkeypatch) -> None:
         assert verdicts[0] == verdicts[1], (gold, candidate)
 
 
+@pytest.mark.parametrize(
+    ("gold", "candidate", "settled"),
+    [
+        ("y = 2x + 3", "2a - b = 9", True),  # the gold solves for x; the candidate has none
+        ("y = 2x + 3", "y = 4t + 1", True),
+        ("5x - 7y + 11z + 4 = 0", "c = 2", True),
+        ("y = 2x + 3", "x = 2t - 1", False),  # an x: math-verify solves and decides
+        ("y = 2x + 3", "y = 2x + 3", False),
+        ("x^2 = 4", "t = 2", False),  # a single symbol solves to values, not dicts
+        ("y = 2x + 3", "2", False),  # not an equation
+    ],
+)
+def test_solved_gold_settles_only_equations_in_other_symbols(gold, candidate, settled) -> None:
+    assert verify_module.solves_for_other_symbols(_sympy(gold), _sympy(candidate)) is settled
+
+
+@pytest.mark.slow
+def test_solved_gold_keeps_every_verdict(monkeypatch) -> None:
+    """Equations against equations: math-verify's own solve-and-compare and the shortcut agree
+    pair by pair (the identity dumps of the real runs do the same on every equation there)."""
+    from math_verify import grader as math_verify_grader
+    from math_verify import verify
+
+    plain = math_verify_grader.sympy_solve_and_compare
+    equations = ["y = 2x + 3", "2y = 4x + 6", "2a - b = 9", "y = 4t + 1", "x = 2t - 1",
+                 "x^2 = 4", "x + y = 1", "c = 3d - 1"]  # fmt: skip
+    settled = 0
+    for gold in equations:
+        for candidate in equations:
+            parsed_gold = verify_module.parse_gold(gold)
+            parsed = verify_module.parse_candidate(candidate)
+            settled += verify_module.solves_for_other_symbols(parsed_gold[0], parsed[0])
+            verdicts = []
+            for step in (plain, verify_module.with_solved_gold(plain)):
+                monkeypatch.setattr(math_verify_grader, "sympy_solve_and_compare", step)
+                verdicts.append(verify(parsed_gold, parsed, timeout_seconds=None))
+            assert verdicts[0] == verdicts[1], (gold, candidate)
+    assert settled >= 15
+
+
 def _witness_installed() -> bool:
     from math_verify import grader as math_verify_grader
 
@@ -409,8 +449,15 @@ def test_grading_workers_run_with_the_numeric_witness_and_two_stage_parsing() ->
         pool, _ = g._pool()
         assert pool.schedule(_witness_installed).result(timeout=30) is True
         assert pool.schedule(_two_stage_installed).result(timeout=30) is True
+        assert pool.schedule(_solved_gold_installed).result(timeout=30) is True
         assert pool.schedule(gc.get_freeze_count).result(timeout=30) > 10_000
         assert pool.schedule(gc.get_threshold).result(timeout=30)[0] == 20_000
+
+
+def _solved_gold_installed() -> bool:
+    from math_verify import grader as math_verify_grader
+
+    return getattr(math_verify_grader.sympy_solve_and_compare, "solved_gold", False)
 
 
 def _two_stage_installed() -> bool:

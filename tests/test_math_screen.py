@@ -15,7 +15,12 @@ from lm_eval_thinkbench.math import screen
 from lm_eval_thinkbench.math import verify as verify_module
 from lm_eval_thinkbench.math.grader import Grader, Verdict
 from lm_eval_thinkbench.math.rewrite import prepare_candidate, rewrite_answer
-from lm_eval_thinkbench.math.screen import answer_values, surely_different, surely_equal
+from lm_eval_thinkbench.math.screen import (
+    answer_values,
+    matrix_values,
+    surely_different,
+    surely_equal,
+)
 
 SQRT3 = Decimal(3).sqrt()
 X = screen.POINT["x"]
@@ -116,6 +121,9 @@ TRICKY = [
     "(x)", "-(x)", r"\frac{-1}{2}", "(-1)/2", "1/(-2)", r"\left[1,2\right]", "(1,2]", "-5,5",
     r"\frac43", r"\dfrac 59", r"\frac{270}7", r"\frac1{2}", r"11\sqrt2", r"\sqrt2x",
     r"\frac{\sqrt3}2", r"\frac43^2", "90^\\circ", r"-\frac{1}{2}^{\circ}",
+    r"(2,\infty)", r"[-\frac{1}{2}, \infty)", r"(-\infty, 0]", r"(-\infty, \infty)", r"\infty",
+    r"-\infty", r"1, \infty", r"\{-\infty, 2\}", r"\begin{pmatrix} -1/3 \\ 2/3 \end{pmatrix}",
+    r"\begin{bmatrix} 1 & x \\ \sqrt{2} & -2 \end{bmatrix}", r"\begin{pmatrix}5\end{pmatrix}",
 ]  # fmt: skip
 
 
@@ -127,6 +135,9 @@ def test_reading_is_math_verifys_on_golds_and_tricky_forms(math500_path) -> None
     read = 0
     for text in golds + TRICKY:
         ours = answer_values(text)
+        matrix = matrix_values(text)
+        if matrix is not None:
+            ours = matrix[1]
         if ours is None:
             continue
         read += 1
@@ -143,7 +154,12 @@ def test_reading_is_math_verifys_on_golds_and_tricky_forms(math500_path) -> None
                 assert theirs is not None, (text, expression)
 
                 def near(a: complex, b: complex) -> bool:
-                    return abs(a - b) <= 1e-12 * (1 + abs(a))
+                    return a == b or abs(a - b) <= 1e-12 * (1 + abs(a))  # ``==``: infinities
+
+                if matrix is not None:  # the same shape, the same entries in place
+                    assert expression.shape == matrix[0], (text, expression)
+                    assert all(map(near, ours_c, theirs)), (text, expression)
+                    continue
 
                 assert all(any(near(a, b) for b in theirs) for a in ours_c), (text, expression)
                 assert all(any(near(b, a) for a in ours_c) for b in theirs), (text, expression)
@@ -164,6 +180,80 @@ def test_settled_pairs_are_never_equivalent_to_math_verify(math500_path) -> None
             settled += 1
             assert verify_module.first_equivalent(gold, [candidate]) is None, (gold, candidate)
     assert settled > 250
+
+
+INF = Decimal("Infinity")
+
+
+def test_reads_open_ends_and_matrices() -> None:
+    assert answer_values(r"(2, \infty)") == (2, INF)
+    assert answer_values(r"\left(-\infty, \frac{1}{2}\right]") == (-INF, Decimal("0.5"))
+    assert answer_values(r"\infty") == (INF,)
+    assert matrix_values(r"\begin{pmatrix} -1/3 \\ 2 \\ 5 \end{pmatrix}") == (
+        (3, 1),
+        (-Decimal(1) / 3, 2, 5),
+    )
+    assert matrix_values(r"\begin{bmatrix} 1 & 2 \\ 3 & 4 \end{bmatrix}") == ((2, 2), (1, 2, 3, 4))
+    assert answer_values(r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}") is None  # no list of values
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        r"2\infty",  # arithmetic with oo: sympy's rules
+        r"\infty + 1",
+        r"\infty^\circ",
+        r"(\infty, 2)",  # an interval that does not rise
+        r"(-\infty, -\infty)",
+        r"\pm\infty",
+        r"(x, \infty)",
+        r"\begin{vmatrix} 1 & 2 \\ 3 & 4 \end{vmatrix}",  # a determinant
+        r"\begin{pmatrix} 1 & 2 \\ 3 \end{pmatrix}",  # ragged
+        r"\begin{pmatrix} 1 \\ 2 \\ \end{pmatrix}",  # an empty last row
+        r"\begin{pmatrix} 1, 2 \end{pmatrix}",
+        r"\begin{pmatrix} 1 \end{bmatrix}",
+        r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}^\circ",
+        r"\begin{pmatrix} 1 \end{pmatrix} + \begin{pmatrix} 2 \end{pmatrix}",
+        r"2\begin{pmatrix} 1 \end{pmatrix}",
+        "\\begin{pmatrix}\n1 \\\\\n2\n\\end{pmatrix}",  # lines: no gold, one reading its last entry
+    ],
+)
+def test_refuses_other_open_ends_and_matrices(text: str) -> None:
+    assert answer_values(text) is None and matrix_values(text) is None
+
+
+OPEN_ENDS_AND_MATRICES = [
+    (r"(2,\infty)", "3.25", True),
+    (r"(2,\infty)", r"\infty", True),
+    (r"(-\infty, 0]", r"(-\infty, 180)", True),
+    (r"(-\infty, 0]", r"(0, \infty)", True),
+    (r"\infty", "5", True),
+    (r"(2,\infty)", r"(2, \infty)", False),  # the same ends: math-verify decides
+    (r"(2,\infty)", r"[2, \infty)", False),
+    (r"\begin{pmatrix} -1/3 \\ 2/3 \end{pmatrix}", "2", True),
+    (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "(1, 2)", True),  # a column is no tuple
+    (r"\begin{pmatrix} 5 \end{pmatrix}", "5", True),
+    ("5", r"\begin{pmatrix} 5 \end{pmatrix}", True),
+    (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", r"\begin{pmatrix} 1 & 2 \end{pmatrix}", True),
+    (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", r"\begin{pmatrix} 1 \\ 3 \end{pmatrix}", True),
+    (r"\begin{pmatrix} -1/3 \\ 2/3 \end{pmatrix}",
+     r"\begin{bmatrix} -\frac13 \\ \frac{2}{3} \end{bmatrix}", False),
+    (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}",
+     r"\begin{pmatrix} 1.000001 \\ 2 \end{pmatrix}", False),
+    (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "f(x)", False),  # not read: math-verify decides
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("gold", "candidate", "settled"), OPEN_ENDS_AND_MATRICES)
+def test_settles_open_ends_and_matrices(gold: str, candidate: str, settled: bool) -> None:
+    assert surely_different(gold, candidate) is settled
+
+
+@pytest.mark.slow
+def test_settled_open_ends_and_matrices_are_not_equivalent_to_math_verify() -> None:
+    for gold, candidate, settled in OPEN_ENDS_AND_MATRICES:
+        if settled:
+            assert verify_module.first_equivalent(gold, [candidate]) is None, (gold, candidate)
 
 
 def test_equal_and_close_values_are_left_to_math_verify() -> None:
@@ -249,9 +339,10 @@ def test_grader_settles_the_same_plain_number_without_a_worker() -> None:
 def test_reading_values_at_the_point() -> None:
     """A reading's values with letters at ``POINT`` (a set's elements, an interval's ends);
     None for a letter the point does not give."""
-    from sympy import FiniteSet, Interval, Symbol
+    from sympy import FiniteSet, Interval, Matrix, Symbol
 
     x = Symbol("x")
     assert screen.reading_values(FiniteSet(1, 2)) == [1, 2]
     assert screen.reading_values(Interval(0, 2 * x)) == [0, pytest.approx(2 * float(X))]
     assert screen.reading_values(Symbol("Q")) is None
+    assert screen.reading_values(Matrix([[1, 2], [3, x]])) == [1, 2, 3, pytest.approx(float(X))]

@@ -121,3 +121,10 @@ def test_a_grading_worker_starts_with_the_snapshot_loaded() -> None:
     with _cold_parser(), grader.Grader(preload=False) as checker:
         pool, _ = checker._pool()
         assert pool.schedule(_dfa_states).result(timeout=60) >= shipped
+
+
+def test_a_preloading_grader_loads_the_snapshot_before_forking_its_workers() -> None:
+    """So that a replacement worker (one per hostile input) inherits it instead of loading it."""
+    with _cold_parser(), grader.Grader(preload=True) as checker:
+        checker._pool()
+        assert _dfa_states() > 0

@@ -34,10 +34,20 @@ The grammar is what latex2sympy reads the conventional way, and nothing it reads
   ``a \\pm b``. A pair in brackets must rise (``(3, \\pi)`` is read as an interval, and
   ``[\\sqrt{79}, \\pi)`` as the empty one, equal to any other), a list holds no letters (an
   interval ``(x, y)`` may be empty too), and a number with thousands separators is refused
-  (``1,000`` is a thousand to math-verify).
+  (``1,000`` is a thousand to math-verify);
+* ``\\infty`` or ``-\\infty`` as a whole element of a list or as the whole answer
+  (``(2, \\infty)``, ``(-\\infty, 0]``), never inside arithmetic: sympy's ``oo``, which
+  math-verify equates with nothing finite;
+* one ``pmatrix`` or ``bmatrix`` on one line whose entries are values as above, rows split by
+  ``\\\\`` and columns by ``&``, none empty, all rows as long (over several lines math-verify
+  may read the last entry alone).
 
 A list is compared as the set of its values: math-verify equates a tuple, interval or set with
-another only element by element (in some order), so different value sets never match. Letters
+another only element by element (in some order) or as the same set of reals, so different value
+sets never match (an infinite end is apart from every other value). A matrix is compared entry by
+entry: math-verify equates two matrices only when their shapes agree and every pair of entries
+does (numerically or after ``simplify``), and a matrix with no number, tuple, set or interval
+(a 1x1 matrix is not its entry; a column is not a tuple). Letters
 are given fixed values (:data:`POINT`): two expressions math-verify equates are equal as
 functions, hence at that point. Values are computed in :mod:`decimal` at 50 digits with every
 intermediate bounded by ``10**40`` (an exponent by 1,000, a root's index by 10): a power tower
@@ -68,6 +78,7 @@ __all__ = [
     "MAX_SCREEN_CHARS",
     "POINT",
     "answer_values",
+    "matrix_values",
     "reading_values",
     "surely_different",
     "surely_equal",
@@ -106,13 +117,16 @@ _THOUSANDS_RE = re.compile(r"[(\[]?-?\d{1,3}(?:,\d{3})+(?:\.\d+)?[)\]]?")
 _TOKEN_RE = re.compile(
     r"\s+"
     r"|(?P<number>\d+(?:\.\d*)?|\.\d+)"
-    r"|(?P<command>\\(?:[dt]?frac|sqrt|pi|cdot|times|pm|left|right)(?![A-Za-z])|\\[{}])"
+    r"|(?P<command>\\(?:[dt]?frac|sqrt|pi|infty|cdot|times|pm|left|right)(?![A-Za-z])|\\[{}]"
+    r"|\\(?:begin|end)\{[pb]matrix\}|\\\\)"
     r"|(?P<letter>[a-z])(?![A-Za-z])"
-    r"|(?P<symbol>[-+*/^()[\]{},])"
+    r"|(?P<symbol>[-+*/^()[\]{},&])"
 )
 #: Brackets around a list: tuples and intervals (either end open or closed) and sets.
 _LIST_BRACKETS = frozenset({("(", ")"), ("(", "]"), ("[", ")"), ("[", "]"), ("\\{", "\\}")})
 _INTERVAL_ONLY = frozenset({("(", "]"), ("[", ")")})
+_MATRIX_TOKENS = frozenset(("&", "\\\\"))
+_INFINITY = Decimal("Infinity")
 _OPENING = frozenset(("(", "[", "{", "\\{"))
 _CLOSING = frozenset((")", "]", "}", "\\}"))
 
@@ -348,7 +362,18 @@ def _scalar(tokens: list[tuple[str, str]]) -> Decimal:
     return value
 
 
-def _read(text: str) -> tuple[Decimal, ...]:
+def _item(tokens: list[tuple[str, str]]) -> Decimal:
+    """A list's element or a whole answer: a scalar, or ``\\infty`` or ``-\\infty`` alone
+    (an interval's open end; never inside arithmetic, where sympy's rules for ``oo`` apply)."""
+    if [token for _, token in tokens] == ["\\infty"]:
+        return _INFINITY
+    if [token for _, token in tokens] == ["-", "\\infty"]:
+        return -_INFINITY
+    return _scalar(tokens)
+
+
+def _answer_tokens(text: str) -> tuple[list[tuple[str, str]], bool]:
+    """The tokens of an answer the screen may read, and whether a degree mark ended it."""
     if "$" in text:  # read by math-verify's plain ``$`` wrapper too: not screened
         raise _Unread
     text = strip_answer(text)
@@ -362,8 +387,15 @@ def _read(text: str) -> tuple[Decimal, ...]:
     tokens = _tokens(text)
     if not tokens:
         raise _Unread
+    return tokens, degrees is not None
+
+
+def _read(text: str) -> tuple[Decimal, ...]:
+    tokens, degrees = _answer_tokens(text)
+    if any(token in _MATRIX_TOKENS or token.startswith("\\begin") for _, token in tokens):
+        raise _Unread  # a matrix is no list of values: :func:`matrix_values`
     has_letters = any(kind == "letter" for kind, _ in tokens)
-    if degrees is not None and (has_letters or any(t[1] in (",", "\\pm") for t in tokens)):
+    if degrees and (has_letters or any(t[1] in (",", "\\pm", "\\infty") for t in tokens)):
         raise _Unread  # ``x^\\circ``, ``\\{1, 2\\}^\\circ``: left to math-verify
     items = _split_top(tokens, ",")
     if len(items) == 1 and _enclosed(tokens):
@@ -373,7 +405,7 @@ def _read(text: str) -> tuple[Decimal, ...]:
     if len(items) > 1:
         if has_letters or any(token[1] == "\\pm" for token in tokens):
             raise _Unread
-        values = tuple(_scalar(item) for item in items)
+        values = tuple(_item(item) for item in items)
         if len(values) == 2 and tokens[0][1] in "([" and not _apart_below(*values):
             raise _Unread  # an interval whose ends do not rise may be read as the empty set
         if len(values) > 2 and (tokens[0][1], tokens[-1][1]) in _INTERVAL_ONLY:
@@ -385,7 +417,32 @@ def _read(text: str) -> tuple[Decimal, ...]:
         return (_CONTEXT.add(center, offset), _CONTEXT.subtract(center, offset))
     if len(halves) > 1:
         raise _Unread
-    return (_scalar(tokens),)
+    return (_item(tokens),)
+
+
+def _read_matrix(text: str) -> tuple[tuple[int, int], tuple[Decimal, ...]]:
+    tokens, degrees = _answer_tokens(text)
+    begin, end = tokens[0][1], tokens[-1][1]
+    if degrees or not begin.startswith("\\begin") or end != "\\end" + begin[len("\\begin") :]:
+        raise _Unread
+    inner = tokens[1:-1]
+    if any(token.startswith(("\\begin", "\\end")) for _, token in inner):
+        raise _Unread
+    rows = [_split_top(row, "&") for row in _split_top(inner, "\\\\")]
+    if len({len(row) for row in rows}) != 1 or not all(cell for row in rows for cell in row):
+        raise _Unread  # ragged rows or an empty cell (a final ``\\\\``): not read
+    return (len(rows), len(rows[0])), tuple(_scalar(cell) for row in rows for cell in row)
+
+
+def matrix_values(text: str) -> tuple[tuple[int, int], tuple[Decimal, ...]] | None:
+    """An answer that is one ``pmatrix`` or ``bmatrix`` of values: its shape and its entries
+    row by row (letters at the screening point), or ``None`` when it is not read so."""
+    if not isinstance(text, str) or "matrix" not in text or re.search(r"[^\S ]", text):
+        return None  # over lines: one reading of math-verify is the last entry alone
+    try:
+        return _read_matrix(text)
+    except (_Unread, decimal.DecimalException, RecursionError):
+        return None
 
 
 def answer_values(text: str) -> tuple[Decimal, ...] | None:
@@ -400,6 +457,8 @@ def answer_values(text: str) -> tuple[Decimal, ...] | None:
 
 
 def _apart(a: Decimal, b: Decimal) -> bool:
+    if a.is_infinite() or b.is_infinite():
+        return a != b
     margin = max(_ABSOLUTE_MARGIN, _RELATIVE_MARGIN * max(abs(a), abs(b)))
     return abs(a - b) > margin
 
@@ -412,6 +471,14 @@ def _apart_below(a: Decimal, b: Decimal) -> bool:
 def surely_different(gold: str, candidate: str) -> bool:
     """True when math-verify can never equate ``candidate`` with ``gold``: both are read and
     some value of one is apart from every value of the other. False means "ask math-verify"."""
+    gold_matrix, candidate_matrix = matrix_values(gold), matrix_values(candidate)
+    if gold_matrix is not None and candidate_matrix is not None:
+        (gold_shape, gold_entries), (shape, entries) = gold_matrix, candidate_matrix
+        return gold_shape != shape or any(map(_apart, gold_entries, entries))
+    if gold_matrix is not None:  # a matrix never equals a number, a tuple, a set or an interval
+        return answer_values(candidate) is not None
+    if candidate_matrix is not None:
+        return answer_values(gold) is not None
     golds = answer_values(gold)
     if golds is None:
         return False
@@ -462,10 +529,12 @@ def reading_values(reading: Any) -> list[complex] | None:
     """The values of one math-verify reading (a sympy object) with letters at :data:`POINT`,
     or None if it has none there: what :func:`answer_values` is checked against (the tests
     and ``benchmarks/grading_screen.py``). A tuple, set or interval gives its elements' (an
-    interval's ends')."""
-    from sympy import FiniteSet, Float, Interval, Tuple
+    interval's ends'), a matrix its entries row by row."""
+    from sympy import FiniteSet, Float, Interval, MatrixBase, Tuple
 
-    if isinstance(reading, (FiniteSet, Tuple)):
+    if isinstance(reading, MatrixBase):
+        items = list(reading)
+    elif isinstance(reading, (FiniteSet, Tuple)):
         items = list(reading.args)
     elif isinstance(reading, Interval):
         items = [reading.start, reading.end]

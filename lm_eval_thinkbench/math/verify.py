@@ -39,6 +39,14 @@ Verdicts are unchanged (checked on 4,600 pairs: MATH-500 answers against each ot
 against perturbed forms, and the answer statements of real R1 traces); the checks take about a
 third of the time.
 
+Two equations math-verify cannot equate by their sides it compares by solving both for their
+free symbols (``sympy_solve_and_compare``): it calls them equal only when the solutions pair up
+with the same solved symbols. :func:`install_solved_gold` (run in every grading worker) solves
+the gold once per worker instead of once per candidate and answers "not equal" without solving
+the candidate when a solution of the gold solves for symbols the candidate does not have
+(``y = 2x + 3`` solved for ``x``, against ``2a - b = 9``): the candidate's solutions solve only
+for its own symbols, so none can pair up. Everything else is compared as before.
+
 Most of what remains is parsing: latex2sympy's ANTLR parser predicts with full LL context by
 default, the slowest mode. :func:`install_two_stage_parsing` (also run in every grading worker)
 parses in SLL mode first and again in LL mode only when SLL reports a syntax error, ANTLR's own
@@ -65,13 +73,16 @@ __all__ = [
     "equivalent",
     "first_equivalent",
     "install_numeric_witness",
+    "install_solved_gold",
     "install_two_stage_parsing",
     "normalize",
     "parse_candidate",
     "parse_gold",
     "plainly_nonzero_difference",
+    "solves_for_other_symbols",
     "warm_up",
     "with_numeric_witness",
+    "with_solved_gold",
 ]
 
 #: Longest answer string that is checked symbolically. MATH-500 golds are at most 53
@@ -337,6 +348,60 @@ def install_numeric_witness() -> None:
 
     if not getattr(grader.sympy_symbolic_eq, "numeric_witness", False):
         grader.sympy_symbolic_eq = with_numeric_witness(grader.sympy_symbolic_eq)
+
+
+@lru_cache(maxsize=256)
+def _gold_solutions(gold: Any) -> list[Any]:
+    """``solve(gold, gold.free_symbols)``, as math-verify solves an equation (sympy objects are
+    immutable and hashable: one solve per gold and worker). A solve that raises is not cached."""
+    from sympy import solve
+
+    solutions: list[Any] = solve(gold, gold.free_symbols)
+    return solutions
+
+
+def solves_for_other_symbols(gold: Any, pred: Any) -> bool:
+    """True when the equations ``gold`` and ``pred`` can never be equal by their solutions:
+    some solution of ``gold`` solves for symbols of which ``pred`` has none. False means
+    "cannot tell" (never "equal")."""
+    from sympy import Eq
+
+    if not (isinstance(gold, Eq) and isinstance(pred, Eq)):
+        return False
+    return any(
+        isinstance(solution, dict) and solution and not (set(solution) & pred.free_symbols)
+        for solution in _gold_solutions(gold)
+    )
+
+
+def with_solved_gold(solve_and_compare: Callable[..., bool]) -> Callable[..., bool]:
+    """``solve_and_compare`` (math-verify's ``sympy_solve_and_compare(gold, pred, ...)``)
+    answering "not equal" at once for pairs :func:`solves_for_other_symbols` settles.
+
+    math-verify pairs the solutions of both in order, strictly (a count that differs raises,
+    which it counts as "not equal"), and requires the same solved symbols in each pair; a
+    solution of ``pred`` solves only for symbols of ``pred``, so a gold solution that solves for
+    none of them pairs with nothing."""
+
+    def shortcut(gold: Any, pred: Any, *args: Any) -> bool:
+        try:
+            if solves_for_other_symbols(gold, pred):
+                return False
+        except Exception:  # the solve failed: let math-verify decide as it always did
+            pass
+        return solve_and_compare(gold, pred, *args)
+
+    shortcut.solved_gold = True  # type: ignore[attr-defined]
+    return shortcut
+
+
+def install_solved_gold() -> None:
+    """Settle equations by the gold's solved symbols in this process (see the module
+    docstring); grading workers call it at start. Idempotent."""
+    from math_verify import grader
+
+    if not getattr(grader.sympy_solve_and_compare, "solved_gold", False):
+        grader.sympy_solve_and_compare = with_solved_gold(grader.sympy_solve_and_compare)
 
 
 def install_two_stage_parsing() -> None:
