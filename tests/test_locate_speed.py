@@ -269,3 +269,80 @@ def test_a_line_of_thousands_of_loose_boxes_reads_in_linear_time():
     first = boxed[0].sentence
     assert all(c.sentence == first and "option" in c.flags for c in boxed)
     assert text[first[0] : first[1]].startswith("Options:")
+
+
+def test_a_name_with_no_formula_hint_has_no_formula_part():
+    """``_math_parts`` reads a name word by word only when it holds a lone letter, a bracket,
+    a command or a function name: without one, the word-by-word reading finds no part, on real
+    names and random ones of formula words, look-alikes and delimiters."""
+    names = {n for text in r1_reasonings()[:3] for c in claims.read(text).claims for n in c.names}
+    pieces = ["the", "sum", "of", "value", "x", "2x", "f(x)", "g(f(5)-1)", "\\alpha", "\\tan",
+              "sin", "sin2", "log2", "asin", "tanA", "AB", "abc", "x-value", "a", "I", "3", "+",
+              "=", ",", ".", "(", ")", "$", "\\(", "\\)", "\\[", "θ", "ſ", "é", "_", "x_1",
+              "xy", "2", " "]  # fmt: skip
+    rng = random.Random(7)
+    names |= {" ".join(rng.choices(pieces, k=rng.randint(1, 6))) for _ in range(20_000)}
+    names |= {"".join(rng.choices(pieces, k=rng.randint(1, 4))) for _ in range(20_000)}
+    hinted = 0
+    for name in names:
+        if asked._FORMULA_HINT.search(name):
+            hinted += 1
+        else:
+            assert asked._formula_runs(name) == (), name
+        assert asked._math_parts(name) == asked._formula_runs(name), name
+    assert 1000 < hinted < len(names) - 1000
+
+
+def test_announced_checks_are_the_blank_lines_the_pattern_matches_before():
+    """The announced-check pass tries its pattern only at blank lines with an announcement's
+    start in their window: it flags what trying it at every blank line flags."""
+
+    def every_blank_line(text: str, found: list[claims.Claim]) -> None:
+        if not ("check" in text or "verify" in text or "test" in text):
+            return
+        for brk in claims._BLANK_LINE.finditer(text):
+            if claims._CHECK_ANNOUNCED.search(text, max(0, brk.start() - 300), brk.start()):
+                claims._flag_paragraph_after(text, brk, found, "check")
+
+    pieces = ["Let me check if x = 5.", "let's verify whether 3 works", "LET US TEST IF =",
+              "let  me\ncheck if 2", "Let me see if 4", "check", "verify 7", "\n\n", "\n \n",
+              "\n", "x = 3.", "So 4.", "outlet me check if 1", "toilet's test if 2", " ",
+              "a" * 120, "Let me check whether"]  # fmt: skip
+    rng = random.Random(8)
+    flagged = 0
+    for _ in range(3000):
+        text = "".join(rng.choices(pieces, k=rng.randint(1, 12)))
+        found = [
+            claims.Claim(i, i + 1, i, "1", (), None, frozenset(), (i, i + 1))
+            for i in range(len(text))
+        ]
+        expected = list(found)
+        claims._announced_checks(text, found)
+        every_blank_line(text, expected)
+        assert found == expected, text
+        flagged += sum("check" in c.flags for c in found)
+    assert flagged > 1000
+
+
+def test_a_pronoun_subject_is_an_end_of_its_term():
+    """A clause's opening is a pronoun pointing back only when, less its discourse words, it
+    is "that", "this", "it" or "which": then the folded opening ends with that word, which
+    ``_chain`` asks before it runs the patterns (real openings and random ones)."""
+    _, lead, pointing = claims._OPENERS_FOLDED
+    pieces = ["so", "So,", "thus", "and", "well", "okay", "we have", "it", "that", "this",
+              "which", "It", "THAT", "that's", "it.", "- ", "1. ", " ", ", ", "the value", "x",
+              "its", "wit", "whichever", "\n"]  # fmt: skip
+    rng = random.Random(9)
+    openings = ["".join(rng.choices(pieces, k=rng.randint(1, 5))) for _ in range(20_000)]
+    for text in r1_reasonings()[:2]:
+        openings += [text[s:e] for s, e in claims.sentences(text)]
+    pointed = 0
+    for opening in openings:
+        folded = claims._folded(opening)
+        if folded is None:
+            continue
+        folded = folded.strip()
+        if pointing.fullmatch(lead.sub("", folded).strip()):
+            pointed += 1
+            assert folded.endswith(claims._POINTING_WORDS), opening
+    assert pointed > 500

@@ -390,6 +390,11 @@ def _math_parts(name: str) -> tuple[str, ...]:
     a preposition, which is an argument ("the image of the line y = 2x + 1")."""
     if not _FORMULA_HINT.search(name):
         return ()  # no word of it can be a formula with a letter: most names are plain words
+    return _formula_runs(name)
+
+
+def _formula_runs(name: str) -> tuple[str, ...]:
+    """:func:`_math_parts` word by word: each run of formula words with a letter."""
     parts = []
     run: list[str] = []
     words = _DELIMITERS.sub(" ", name).split()
