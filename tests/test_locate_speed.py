@@ -346,3 +346,22 @@ def test_a_pronoun_subject_is_an_end_of_its_term():
             pointed += 1
             assert folded.endswith(claims._POINTING_WORDS), opening
     assert pointed > 500
+
+
+def test_a_clause_in_words_only_is_read_as_the_full_reading_reads_it(monkeypatch):
+    """A clause of one prose term with no digit and no formula mark, after no open subject,
+    is passed over (``_in_words_only``): the readings are those of the full reading, on real
+    traces and random texts of words, values, formula marks and delimiters."""
+    pieces = ["So", "the answer is", "x", "a", "I", "pi", "e", "sqrt", "two ways", "36 miles",
+              "(x)", "[1]", "+", "=", "^", "√", "\\(y\\)", "$z$", "\\pi", "and", ",", ".", ":",
+              "\n\n", "Wait, let me think again.", "which is", "an ellipse", "it", "that is",
+              " "]  # fmt: skip
+    rng = random.Random(10)
+    texts = r1_reasonings()[:2] + [
+        " ".join(rng.choices(pieces, k=rng.randint(1, 25))) for _ in range(2000)
+    ]
+    words = frozenset({"ellipse"})
+    fast = [(claims.read(t), claims.read(t, words=words)) for t in texts]
+    monkeypatch.setattr(claims, "_in_words_only", lambda text, term: False)
+    assert fast == [(claims.read(t), claims.read(t, words=words)) for t in texts]
+    assert sum(len(r.claims) for r, _ in fast) > 1000

@@ -1233,6 +1233,8 @@ def _chain(
                 )
             )
             return
+        if pending is None and _in_words_only(text, term):
+            return  # no claim: a value of it would not be a formula, and no number is mentioned
         value = _value(text, term, state.words)
         if not value or not (pending is not None or _alone(text, term, sentence)):
             _mentions(text, term, flags, sentence, state)
@@ -1293,6 +1295,19 @@ def _chain(
     if condition is not None:
         for i in range(before, len(state.claims)):
             state.claims[i] = replace(state.claims[i], condition=condition)
+
+
+def _in_words_only(text: str, term: _Tok) -> bool:
+    """Whether a term is prose with no digit and nothing of a formula (:data:`_STATED`): alone
+    in its clause and named by nothing before it, such a term states no claim (its value, if
+    any, is no formula that is the whole term, and it mentions no number), which is what most
+    clauses of a trace are ("Wait, let me think again")."""
+    return not _STATED.search(text, term.start, term.end) and not any(p[2] for p in term.pieces)
+
+
+#: What a term alone in its clause needs to state a claim: a digit (a mention), or a formula
+#: mark of :data:`_FORMULA_MARK` (a delimiter ``$`` or ``\\`` too, which the term loses).
+_STATED = re.compile(r"[\d()\[\]+*/^√=\\$]|sqrt")
 
 
 def _relative_subject(text: str, clause: list[_Tok]) -> tuple[list[_Tok], str | None]:
