@@ -53,6 +53,10 @@ IDENTITIES = [
     ("e", "2.718281828"),
     (r"10\%", "0.1"),
     ("0.1", r"10\%"),
+    ("2", r"200\%"),  # percentages evaluated (the witness strips latex2sympy's UnevaluatedExpr)
+    (r"\frac{1}{50}", "2%"),
+    ("x", r"100x\%"),
+    (r"\frac{x}{2}", r"50\% x"),
     (r"\sqrt{xy}", r"\sqrt{x}\sqrt{y}"),
     (r"\ln(ab)", r"\ln a + \ln b"),
 ]

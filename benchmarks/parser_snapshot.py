@@ -1,9 +1,10 @@
 """Build the grading workers' parser snapshot (``math/parser_snapshot.py``) and check it.
 
 ``build`` fills latex2sympy's ANTLR DFAs the way a grading worker does, from inputs the check
-never sees: the 500 MATH-500 golds and every worker call of ``thinkbench analyze`` (rule
-locator) on the Qwen2.5-Math-7B outputs and on 200 simulated traces (the simulator's seeds
-0..199, as the verdict-identity dumps make them), then writes ``math/latex_dfa.json.gz``. Run
+never sees: the 500 MATH-500 golds, every worker call of ``thinkbench analyze`` (rule locator)
+on the Qwen2.5-Math-7B outputs and on 200 simulated traces (the simulator's seeds 0..199, as
+the verdict-identity dumps make them) and the answer statements of the 10 R1 traces, parsed
+as candidates; then it writes ``math/latex_dfa.json.gz``. Run
 it again when latex2sympy2_extended or the ANTLR runtime changes (a snapshot written for
 another parser is refused, and workers start cold as before).
 
@@ -34,6 +35,7 @@ os.environ.setdefault("TQDM_DISABLE", "1")
 
 from lm_eval_thinkbench.analyze import score
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
+from lm_eval_thinkbench.locate.rule import find_statements
 from lm_eval_thinkbench.math import grader, parser_snapshot, verify
 from lm_eval_thinkbench.math500.data import read_math500
 from lm_eval_thinkbench.simulate import simulate
@@ -43,6 +45,7 @@ DATA = Path(os.environ.get("THINKBENCH_DATA", REPO.parent / "shared" / "data"))
 GOLD = DATA / "math500" / "test.jsonl"
 QWEN = DATA / "outputs" / "skythought_qwen2.5-math-7b_math500.jsonl"
 SKY = DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"
+R1_TRACES = ("r1_openrouter_math_train.json", "r1_8b_ollama_math_train.json")
 
 Call = tuple[str, list[str]]
 
@@ -101,9 +104,20 @@ def build() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         calls = worker_calls(QWEN, GOLD, Path(tmp) / "qwen")
         calls += worker_calls(_simulated(Path(tmp) / "sim.jsonl"), None, Path(tmp) / "sim")
+    statements = sorted(
+        {
+            (trace["gtruth_answer"], statement.value)
+            for name in R1_TRACES
+            for trace in json.loads((DATA / "traces" / name).read_text(encoding="utf-8"))
+            for statement in find_statements(trace["message_thinking"])
+        }
+    )
+    for gold, value in statements:  # parsed only: the DFAs hold predictions, not verdicts
+        verify.candidate_readings(gold, value)
     states = parser_snapshot.dump(parser_snapshot.SNAPSHOT)
     size = parser_snapshot.SNAPSHOT.stat().st_size
-    print(f"{len(calls)} worker calls; {states} DFA states, {size:,} bytes")
+    print(f"{len(calls)} worker calls, {len(statements)} R1 statements; {states} DFA states, "
+          f"{size:,} bytes")  # fmt: skip
 
 
 def _replay(calls_path: str, snapshot: bool, out_path: str) -> None:

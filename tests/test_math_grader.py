@@ -357,6 +357,8 @@ def _sympy(latex: str):
         # hostile forms are evaluated at once too (never left to grind)
         (r"\sin(10^{100} x)", "7", True),
         ("e^{e^{e^{x}}}", "2", True),
+        ("2000", r"2\%", True),  # a percentage: its value, as simplify evaluates it
+        (r"\frac{1}{50}", r"2\%", False),
         # equal, or equal at the point but not identically: left to simplify
         ("1", r"\sin^2 x + \cos^2 x", False),
         (r"\frac{x^2-1}{x-1}", "x+1", False),
@@ -382,6 +384,8 @@ def test_numeric_witness_keeps_every_verdict(monkeypatch) -> None:
 
     plain = math_verify_grader.sympy_symbolic_eq
     extra = [("1", r"\sin^2 x + \cos^2 x", True), ("x+1", r"\frac{x^2-1}{x-1}", True)]
+    extra += [("2000", "2%", False), ("10", r"10\%", True), (r"\frac{1}{50}", "2%", True),
+              ("0.02", r"2\%", True), ("2", r"200\%", True), ("3", r"200\%", False)]  # fmt: skip
     for gold, candidate, _ in PAIRS + extra:
         if not braces_balanced(candidate):
             continue

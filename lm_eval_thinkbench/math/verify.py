@@ -307,11 +307,14 @@ def plainly_nonzero_difference(a: Any, b: Any) -> bool:
     generic point is finite and plainly nonzero. False means "cannot tell" (never "equal").
 
     Only scalar expressions are evaluated; matrices, sets, tuples and relations answer False.
+    A percentage (latex2sympy's ``2*UnevaluatedExpr(1/100)``, which ``evalf`` leaves as it is)
+    is evaluated as its value, as ``simplify`` evaluates it.
     """
-    from sympy import Expr, Float
+    from sympy import Expr, Float, UnevaluatedExpr
 
     if not (isinstance(a, Expr) and isinstance(b, Expr)):
         return False
+    a, b = (e.replace(UnevaluatedExpr, lambda inner: inner) for e in (a, b))
     difference = a - b
     symbols = sorted(a.free_symbols | b.free_symbols, key=str)
     point = {
