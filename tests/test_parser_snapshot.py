@@ -106,6 +106,12 @@ def test_a_snapshot_that_does_not_fit_is_refused(tmp_path: Path) -> None:
         assert not parser_snapshot.load(tmp_path / "missing.json.gz")
         (tmp_path / "broken.json.gz").write_bytes(b"not gzip")
         assert not parser_snapshot.load(tmp_path / "broken.json.gz")
+        with gzip.open(parser_snapshot.SNAPSHOT, "rt", encoding="utf-8") as source:
+            damaged = json.load(source)
+        damaged["states"][0][1] = [["not", "a", "config"]]
+        with gzip.open(tmp_path / "damaged.json.gz", "wt", encoding="utf-8") as out:
+            json.dump(damaged, out)
+        assert not parser_snapshot.load(tmp_path / "damaged.json.gz")
         assert not any(dfa._states for dfa in parser.decisionsToDFA)
 
 

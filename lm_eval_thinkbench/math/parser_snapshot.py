@@ -31,6 +31,7 @@ import gzip
 import hashlib
 import json
 import sys
+import zlib
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -200,28 +201,37 @@ def dump(path: Path) -> int:
 
 
 def load(path: Path = SNAPSHOT) -> bool:
-    """Fill this process's (still empty) parser DFAs from ``path``. False, and nothing
-    changed, when the file is missing or unreadable, was written for another parser or
-    runtime, or a parse has already started filling the DFAs."""
+    """Fill this process's (still empty) parser DFAs from ``path``. False, and the DFAs left
+    as they were, when the file is missing, unreadable or damaged, was written for another
+    parser or runtime, or a parse has already started filling the DFAs: a worker never fails
+    to start for its snapshot, it only starts cold."""
     parser = _parser()
     if any(dfa._states for dfa in parser.decisionsToDFA):
         return False
     try:
         with gzip.open(path, "rt", encoding="utf-8") as source:
             body = json.load(source)
-    except (OSError, ValueError, EOFError):
+    except (OSError, ValueError, EOFError, zlib.error):
         return False
     if not isinstance(body, dict) or body.get("fingerprint") != fingerprint():
         return False
-    if len(body["dfas"]) != len(parser.decisionsToDFA):
+    if len(body.get("dfas", ())) != len(parser.decisionsToDFA):
         return False
-    _install(parser, body)
+    try:
+        states = _build(parser, body)
+        tables = [
+            ({states[n]: states[n] for n in numbers}, states[s0]) for numbers, s0 in body["dfas"]
+        ]
+    except Exception:  # a damaged file (any shape its records may take): start cold, as before
+        return False
+    for dfa, (table, start) in zip(parser.decisionsToDFA, tables, strict=True):
+        dfa._states, dfa.s0 = table, start
     return True
 
 
-def _install(parser: Any, body: dict[str, Any]) -> None:
-    """Build the records into ANTLR objects (contexts with ANTLR's constructors, which compute
-    the hash codes ANTLR caches) and hand the states to the parser's DFAs."""
+def _build(parser: Any, body: dict[str, Any]) -> list[Any]:
+    """The DFA states of the records, built into ANTLR objects (contexts with ANTLR's own
+    constructors, which compute the hash codes ANTLR caches), indexed by reference code."""
     from antlr4.atn.ATNConfig import ATNConfig
     from antlr4.atn.ATNConfigSet import ATNConfigSet
     from antlr4.atn.ATNSimulator import ATNSimulator
@@ -312,6 +322,4 @@ def _install(parser: Any, body: dict[str, Any]) -> None:
         made.predicates = None
         if predicates is not None:
             made.predicates = [PredPrediction(semantics[p], alt) for p, alt in predicates]
-    for dfa, (numbers, start) in zip(parser.decisionsToDFA, body["dfas"], strict=True):
-        dfa._states = {states[n]: states[n] for n in numbers}
-        dfa.s0 = states[start]
+    return states
