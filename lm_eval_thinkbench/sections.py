@@ -8,9 +8,9 @@ traces next to the think-efficiency metrics:
 
 * paragraphs are the blank-line separated steps (``steps.split_separator``);
 * a paragraph that *opens* with a transition cue starts a new section, any other paragraph
-  continues the current one. Cues are of two kinds: reflection (``REFLECT_CUE``: re-checks and
+  continues the current one. Cues are of two kinds: reflection (``_REFLECT``: re-checks and
   switches, "Wait", "Hmm", "Let me verify / double-check / recompute", "Alternatively", ...)
-  and progressions to a new sub-task (``STEP_CUE``: "First", "Next", "Now", "Case 2",
+  and progressions to a new sub-task (``_STEP``: "First", "Next", "Now", "Case 2",
   "Let's compute", ...);
 * a section that starts after the answer was first reached is *redundant reflection* when it
   re-checks (opens with a reflection cue, or asks to verify / double-check / confirm) or
@@ -31,9 +31,8 @@ from lm_eval_thinkbench.locate.rule import Statement, find_statements
 from lm_eval_thinkbench.math.extract import strip_answer
 from lm_eval_thinkbench.steps import DEFAULT_SEPARATOR, split_separator
 
-_LEAD = re.compile(r"^[\s*#>_\-]+")
-REFLECT_CUE = re.compile(
-    r"""^(?:
+#: Reflection cues: re-checks and switches.
+_REFLECT = r"""(?:
         (?:but\s+|hmm,?\s+)?wait\b
       | hmm+\b
       | (?:but\s+)?(?:let\s+me|let's|i\s+(?:should|will|'ll|need\s+to|want\s+to))\s+(?:also\s+)?
@@ -48,18 +47,22 @@ REFLECT_CUE = re.compile(
       | another\s+(?:way|approach|method|check|idea)
       | actually\b
       | is\s+(?:that|this|it)\s+(?:right|correct)
-    )""",
-    re.IGNORECASE | re.VERBOSE,
-)
-STEP_CUE = re.compile(
-    r"""^(?:
+    )"""
+#: Step cues: progressions to a new sub-task.
+_STEP = r"""(?:
         first(?:ly)?|second(?:ly)?|third(?:ly)?|next|now|then|finally
       | step\s*\d+|case\s*\d+|part\s*\(?[a-z0-9]\)?
       | okay,?\s+so|alright|so\s+now
       | let(?:'s|\s+me)\s+(?:start|begin|move\s+on|now|consider|compute|calculate|find|solve
           |try|think\s+about|look\s+at|figure\s+out|set\s+up|write)
-    )\b""",
-    re.IGNORECASE | re.VERBOSE,
+    )\b"""
+#: A paragraph's opening: leading spaces and markdown marks (``*``, ``#``, ``>``, ``_``, ``-``),
+#: taken whole (possessive), then a reflection cue or, failing that, a step cue. One match at
+#: the paragraph's offsets decides both kinds without copying the paragraph out of the
+#: reasoning; no part of it looks behind its start, so it reads the paragraph as a string of
+#: its own.
+_OPENING = re.compile(
+    rf"[\s*#>_\-]*+(?:(?P<reflect>{_REFLECT})|(?P<step>{_STEP}))", re.IGNORECASE | re.VERBOSE
 )
 _CHECK_ANYWHERE = re.compile(
     r"(?i)\b(?:verify|verifying|double[-\s]?check|re-?check|confirm|sanity\s+check"
@@ -83,26 +86,33 @@ class Section:
 
 def opening_cue(paragraph: str) -> tuple[str, str] | None:
     """(cue, kind) when ``paragraph`` opens with a transition cue."""
-    head = _LEAD.sub("", paragraph)
-    for kind, pattern in (("reflect", REFLECT_CUE), ("step", STEP_CUE)):
-        m = pattern.match(head)
-        if m:
-            return " ".join(m.group(0).lower().split()), kind
-    return None
+    return _opening_cue(paragraph, 0, len(paragraph))
+
+
+def _opening_cue(text: str, start: int, end: int) -> tuple[str, str] | None:
+    """:func:`opening_cue` of ``text[start:end]``."""
+    m = _OPENING.match(text, start, end)
+    if m is None:
+        return None
+    kind = "reflect" if m.group("reflect") is not None else "step"
+    return " ".join(m.group(kind).lower().split()), kind
 
 
 def split_sections(reasoning: str, separator: str = DEFAULT_SEPARATOR) -> list[Section]:
     """The sections of ``reasoning``: a new one at the first paragraph and at every cue."""
-    sections: list[Section] = []
-    for span in split_separator(reasoning, separator):
-        cue = opening_cue(span.of(reasoning))
-        if not sections or cue:
-            cue_text, kind = cue if cue else (None, None)
-            sections.append(Section(len(sections), span.start, span.end, cue_text, kind))
-        else:
-            last = sections[-1]
-            sections[-1] = Section(last.index, last.start, span.end, last.cue, last.kind)
-    return sections
+    paragraphs = split_separator(reasoning, separator)
+    if not paragraphs:
+        return []
+    openings = [
+        (at, cue)
+        for at, p in enumerate(paragraphs)
+        if (cue := _opening_cue(reasoning, p.start, p.end)) or at == 0
+    ]
+    lasts = [at - 1 for at, _ in openings[1:]] + [len(paragraphs) - 1]
+    return [
+        Section(index, paragraphs[first].start, paragraphs[last].end, *(cue or (None, None)))
+        for index, ((first, cue), last) in enumerate(zip(openings, lasts, strict=True))
+    ]
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ changed anything but whitespace, so counts still come from what the model wrote.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -36,8 +37,11 @@ DEFAULT_SWITCH_PHRASES: tuple[str, ...] = (
     "another angle",
 )
 
-#: What ``\\w`` matches among ASCII characters.
-_ASCII_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+#: What the ``str.find`` search of ASCII phrases (:meth:`PhraseMatcher._spans`) cannot see:
+#: the dotless i and the long s, which an ASCII letter matches under ``re.IGNORECASE`` but
+#: which lowering keeps as they are, and the dotted capital I, whose lowering is two
+#: characters. (The Kelvin sign, the other non-ASCII match of an ASCII letter, lowers to "k".)
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u017f]")
 
 #: Blank lines, the paragraph breaks reasoning models put between steps.
 DEFAULT_SEPARATOR = r"\n[ \t]*\n"
@@ -91,11 +95,14 @@ class PhraseMatcher:
         return len(self._spans(text))
 
     def _spans(self, text: str) -> list[tuple[int, int]]:
-        """The pattern's matches. ASCII phrases in an ASCII text are found with ``str.find`` in
-        the lowered text, many times faster and the same: lowering ASCII moves no offsets, no
-        non-ASCII letter can be involved, and at each position the longest phrase is taken,
-        then the search goes on after it, as the regex does."""
-        if not (self._ascii and text.isascii()):
+        """The pattern's matches. ASCII phrases are found with ``str.find`` in the lowered
+        text, many times faster and the same, in any text without the few characters of
+        :data:`_FOLDS_TO_ASCII`: lowering the rest moves no offsets and makes an ASCII letter
+        of what the regex takes for one, so the phrases are found where the regex finds them;
+        word boundaries are read on the text itself (Unicode ``\\w`` is ``str.isalnum`` or
+        ``_``); and at each position the longest phrase is taken, then the search goes on after
+        it, as the regex does."""
+        if not self._ascii or (not text.isascii() and _FOLDS_TO_ASCII.search(text)):
             return [m.span() for m in self._pattern.finditer(text)]
         lowered = text.lower()
         ends: dict[int, int] = {}
@@ -103,7 +110,7 @@ class PhraseMatcher:
             at = lowered.find(phrase)
             while at >= 0:
                 end = at + len(phrase)
-                if at not in ends and (not self.bounded or self._on_boundaries(lowered, at, end)):
+                if at not in ends and (not self.bounded or _on_boundaries(text, at, end)):
                     ends[at] = end
                 at = lowered.find(phrase, at + 1)
         spans: list[tuple[int, int]] = []
@@ -112,35 +119,44 @@ class PhraseMatcher:
                 spans.append((start, ends[start]))
         return spans
 
-    @staticmethod
-    def _on_boundaries(lowered: str, start: int, end: int) -> bool:
-        """The regex's ``(?<!\\w)`` at ``start`` and, after a letter or digit, ``(?!\\w)`` at
-        ``end``, for ASCII text."""
-        if start > 0 and lowered[start - 1] in _ASCII_WORD_CHARS:
-            return False
-        return not (
-            lowered[end - 1].isalnum() and end < len(lowered) and lowered[end] in _ASCII_WORD_CHARS
-        )
+
+def _on_boundaries(text: str, start: int, end: int) -> bool:
+    """The regex's ``(?<!\\w)`` at ``start`` and, after a letter or digit, ``(?!\\w)`` at
+    ``end``."""
+    if start > 0 and _is_word(text[start - 1]):
+        return False
+    return not (text[end - 1].isalnum() and end < len(text) and _is_word(text[end]))
+
+
+def _is_word(char: str) -> bool:
+    """What the regex's ``\\w`` matches."""
+    return char.isalnum() or char == "_"
 
 
 def split_separator(text: str, separator: str = DEFAULT_SEPARATOR) -> list[Span]:
-    """Steps between separator matches (a regex), whitespace trimmed, empty steps dropped."""
-    spans: list[Span] = []
-    start = 0
-    for m in re.finditer(separator, text):
-        _append_trimmed(spans, text, start, m.start())
-        start = m.end()
-    _append_trimmed(spans, text, start, len(text))
-    return spans
+    """Steps between separator matches (a regex), whitespace trimmed, empty steps dropped.
+
+    Scoring one response cuts its reasoning by the same separator four times (its steps, the
+    locator's paragraphs, its sections, its solution rounds), so the last few cuts are kept;
+    each caller gets a list of its own.
+    """
+    return list(_separator_spans(text, separator))
+
+
+@functools.lru_cache(maxsize=16)
+def _separator_spans(text: str, separator: str) -> tuple[Span, ...]:
+    """The cut, kept for the last 16 texts: ``analyze`` scores several responses at once, on
+    threads that take turns (four per process), each cutting its reasoning when it gets to."""
+    bounds = [0, *(at for m in re.finditer(separator, text) for at in m.span()), len(text)]
+    pieces = (_trimmed(text, a, b) for a, b in zip(bounds[::2], bounds[1::2], strict=True))
+    return tuple(span for span in pieces if span is not None)
 
 
 def split_keywords(text: str, matcher: PhraseMatcher) -> list[Span]:
     """Steps that each begin at a switch phrase (the text before the first one is step 0)."""
     cuts = [0, *(s.start for s in matcher.find(text)), len(text)]
-    spans: list[Span] = []
-    for a, b in pairwise(cuts):
-        _append_trimmed(spans, text, a, b)
-    return spans
+    pieces = (_trimmed(text, a, b) for a, b in pairwise(cuts))
+    return [span for span in pieces if span is not None]
 
 
 def align_steps(text: str, pieces: Sequence[str]) -> list[Span] | None:
@@ -183,10 +199,12 @@ def step_index_at(spans: Sequence[Span], offset: int) -> int | None:
     return lo if lo < len(spans) and spans[lo].start <= offset else None
 
 
-def _append_trimmed(spans: list[Span], text: str, start: int, end: int) -> None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    if end > start:
-        spans.append(Span(start, end))
+def _trimmed(text: str, start: int, end: int) -> Span | None:
+    """``text[start:end]`` without its surrounding whitespace, None when nothing is left
+    (``str.strip`` removes what ``str.isspace`` calls whitespace, at C speed)."""
+    piece = text[start:end]
+    kept = piece.strip()
+    if not kept:
+        return None
+    start += len(piece) - len(piece.lstrip())
+    return Span(start, start + len(kept))

@@ -46,6 +46,8 @@ def test_paragraphs_group_into_sections_at_transition_cues():
         ("Let's compute the area next.", ("let's compute", "step")),
         ("Case 2: x < 0.", ("case 2", "step")),
         ("Actually, that was fine.", ("actually", "reflect")),
+        ("- > **Wait**, the sign.", ("wait", "reflect")),
+        ("#### Step  3: expand", ("step 3", "step")),
         ("So x = 3.", None),
         ("Waiting is not a cue.", None),
         ("Nowhere is x negative.", None),

@@ -56,7 +56,12 @@ from lm_eval_thinkbench.locate.rule import (
     find_statements,
     locate_first_correct,
 )
-from lm_eval_thinkbench.math.extract import Extraction, extract_final_answer
+from lm_eval_thinkbench.math.extract import (
+    Extraction,
+    extract_final_answer,
+    last_boxed,
+    strip_answer,
+)
 from lm_eval_thinkbench.math.grader import Grader, Verdict
 from lm_eval_thinkbench.math.verify import normalize
 from lm_eval_thinkbench.reading import ScoringConfig
@@ -312,5 +317,5 @@ def _final_answer(trace: Trace, config: ScoringConfig) -> Extraction:
         return Extraction(None, "none")
     if trace.answer and trace.source != "none":  # the thought closed, then the limit hit
         return extract_final_answer(trace.answer)
-    extraction = extract_final_answer(trace.thought)
-    return extraction if extraction.method == "boxed" else Extraction(None, "none")
+    boxed = last_boxed(trace.thought)  # what extraction's first rule finds: no other is read
+    return Extraction(None, "none") if boxed is None else Extraction(strip_answer(boxed), "boxed")
