@@ -99,7 +99,11 @@ def _opening_cue(text: str, start: int, end: int) -> tuple[str, str] | None:
 
 
 def split_sections(reasoning: str, separator: str = DEFAULT_SEPARATOR) -> list[Section]:
-    """The sections of ``reasoning``: a new one at the first paragraph and at every cue."""
+    """The sections of ``reasoning``: a new one at the first paragraph and at every cue.
+
+    Each section runs from the paragraph that opens it to the one before the next opening, so
+    it is made once, when all its paragraphs are known.
+    """
     paragraphs = split_separator(reasoning, separator)
     if not paragraphs:
         return []
