@@ -365,6 +365,10 @@ def _sympy(latex: str):
         (r"\sqrt{x^2}", "x", False),
         (r"\frac{1}{x-x}", "1", False),
         (r"\frac{1}{3}", r"\frac{2}{6}", False),
+        # matrices of one shape, entry by entry
+        (r"\begin{pmatrix} v \\ 2 \end{pmatrix}", r"\begin{pmatrix} -1/3 \\ 2 \end{pmatrix}", True),
+        (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", False),
+        (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", r"\begin{pmatrix} 1 & 2 \end{pmatrix}", False),
         # not scalar expressions
         (r"\begin{pmatrix} 1 \\ 2 \end{pmatrix}", "7", False),
         ("(1, 2)", "3", False),
@@ -384,6 +388,9 @@ def test_numeric_witness_keeps_every_verdict(monkeypatch) -> None:
 
     plain = math_verify_grader.sympy_symbolic_eq
     extra = [("1", r"\sin^2 x + \cos^2 x", True), ("x+1", r"\frac{x^2-1}{x-1}", True)]
+    column = r"\begin{{pmatrix}} {} \\ {} \end{{pmatrix}}"
+    extra += [(column.format("v", 2), column.format(-1, 2), False),
+              (column.format("2x", 1), column.format("x+x", 1), True)]  # fmt: skip
     extra += [("2000", "2%", False), ("10", r"10\%", True), (r"\frac{1}{50}", "2%", True),
               ("0.02", r"2\%", True), ("2", r"200\%", True), ("3", r"200\%", False)]  # fmt: skip
     for gold, candidate, _ in PAIRS + extra:
@@ -438,6 +445,50 @@ def test_solved_gold_keeps_every_verdict(monkeypatch) -> None:
     assert settled >= 15
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "settled"),
+    [
+        (r"\left[ \frac{\pi^2}{8}, \frac{5 \pi^2}{4} \right]", r"\frac{\pi}{2} - \arccos x", True),
+        ("(2, \\infty)", "3", True),
+        ("1,-2", "2axy - xy - 1", True),  # two different numbers: no one value is that set
+        (r"3 \pm 2 \sqrt{2}", r"\tan^{-1}(x)", True),
+        ("x", "(0, 1)", True),  # either way round
+        ("(1, 2)", "(1, 2)", False),  # two sets: math-verify compares them
+        ("[2, 2]", "2", False),  # a one-point interval is that point's set
+        ("(a, b)", "3", False),  # ends that may coincide
+        ("x, y", "3", False),  # elements that may coincide
+        (r"\{1, \frac{2}{2}\}", "1", False),
+    ],
+)
+def test_set_shortcut_settles_only_sets_of_several_reals_against_one_value(a, b, settled) -> None:
+    assert verify_module.set_against_one_value(_sympy(a), _sympy(b)) is settled
+
+
+@pytest.mark.slow
+def test_set_shortcut_keeps_every_verdict(monkeypatch) -> None:
+    """Sets, intervals and tuples against single values and against each other: math-verify's
+    own set comparison and the shortcut agree pair by pair."""
+    from math_verify import grader as math_verify_grader
+    from math_verify import verify
+
+    plain = math_verify_grader.sympy_compare_sets
+    answers = [r"\left[ \frac{\pi^2}{8}, \frac{5 \pi^2}{4} \right]", "(2, \\infty)", "1,-2",
+               r"3 \pm 2 \sqrt{2}", "[2, 2]", "(1, 2)", "x", "3", r"\frac{\pi^2}{8}",
+               "2axy - xy - 1", "-2", r"\{1, 1\}", "1", "x, y"]  # fmt: skip
+    settled = 0
+    for gold in answers:
+        for candidate in answers:
+            parsed_gold = verify_module.parse_gold(gold)
+            parsed = verify_module.parse_candidate(candidate)
+            settled += verify_module.set_against_one_value(parsed_gold[0], parsed[0])
+            verdicts = []
+            for step in (plain, verify_module.with_set_shortcut(plain)):
+                monkeypatch.setattr(math_verify_grader, "sympy_compare_sets", step)
+                verdicts.append(verify(parsed_gold, parsed, timeout_seconds=None))
+            assert verdicts[0] == verdicts[1], (gold, candidate)
+    assert settled >= 40
+
+
 def _witness_installed() -> bool:
     from math_verify import grader as math_verify_grader
 
@@ -454,6 +505,7 @@ def test_grading_workers_run_with_the_numeric_witness_and_two_stage_parsing() ->
         assert pool.schedule(_witness_installed).result(timeout=30) is True
         assert pool.schedule(_two_stage_installed).result(timeout=30) is True
         assert pool.schedule(_solved_gold_installed).result(timeout=30) is True
+        assert pool.schedule(_set_shortcut_installed).result(timeout=30) is True
         assert pool.schedule(gc.get_freeze_count).result(timeout=30) > 10_000
         assert pool.schedule(gc.get_threshold).result(timeout=30)[0] == 20_000
 
@@ -462,6 +514,12 @@ def _solved_gold_installed() -> bool:
     from math_verify import grader as math_verify_grader
 
     return getattr(math_verify_grader.sympy_solve_and_compare, "solved_gold", False)
+
+
+def _set_shortcut_installed() -> bool:
+    from math_verify import grader as math_verify_grader
+
+    return getattr(math_verify_grader.sympy_compare_sets, "set_shortcut", False)
 
 
 def _two_stage_installed() -> bool:

@@ -163,8 +163,8 @@ class _Tally:
 def _init_worker(owner: int | None = None) -> None:
     """Prepare a worker: die at once on SIGTERM, and when ``owner`` (the grader's process, if
     given: see :meth:`Grader._pool`) ends; import math-verify with the numeric witness, the
-    solved gold and two-stage parsing (:mod:`.verify`), load the parser's prediction cache
-    (:mod:`.parser_snapshot`), warm it up and tune its garbage collector
+    solved gold, the set shortcut and two-stage parsing (:mod:`.verify`), load the parser's
+    prediction cache (:mod:`.parser_snapshot`), warm it up and tune its garbage collector
     (:func:`lm_eval_thinkbench.lifetime.collect_rarely`).
 
     pebble installs a Python-level SIGTERM handler in its workers, and a Python handler cannot
@@ -180,6 +180,7 @@ def _init_worker(owner: int | None = None) -> None:
     logging.getLogger("math_verify").setLevel(logging.ERROR)
     verify.install_numeric_witness()
     verify.install_solved_gold()
+    verify.install_set_shortcut()
     verify.install_two_stage_parsing()
     parser_snapshot.load()
     verify.warm_up()

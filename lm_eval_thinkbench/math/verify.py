@@ -47,6 +47,15 @@ the candidate when a solution of the gold solves for symbols the candidate does 
 (``y = 2x + 3`` solved for ``x``, against ``2a - b = 9``): the candidate's solutions solve only
 for its own symbols, so none can pair up. Everything else is compared as before.
 
+A set against a single value (an interval gold against a wrong number or formula) math-verify
+compares as against a one-element set, asking sympy whether their symmetric difference is empty,
+which can take a tenth of a second for a formula. :func:`install_set_shortcut` (run in every
+grading worker) answers "not equal" first when one side is a set of more than one real (an
+interval of positive length, a finite set of two plainly different numbers) and the other is no
+set or tuple: no one value is such a set, and math-verify's other comparisons there (equal
+objects, a tuple or finite set element by element, an open interval against a pair) all need
+two sets of the same size.
+
 Most of what remains is parsing: latex2sympy's ANTLR parser predicts with full LL context by
 default, the slowest mode. :func:`install_two_stage_parsing` (also run in every grading worker)
 parses in SLL mode first and again in LL mode only when SLL reports a syntax error, ANTLR's own
@@ -73,15 +82,18 @@ __all__ = [
     "equivalent",
     "first_equivalent",
     "install_numeric_witness",
+    "install_set_shortcut",
     "install_solved_gold",
     "install_two_stage_parsing",
     "normalize",
     "parse_candidate",
     "parse_gold",
     "plainly_nonzero_difference",
+    "set_against_one_value",
     "solves_for_other_symbols",
     "warm_up",
     "with_numeric_witness",
+    "with_set_shortcut",
     "with_solved_gold",
 ]
 
@@ -306,12 +318,15 @@ def plainly_nonzero_difference(a: Any, b: Any) -> bool:
     """True when the sympy expressions ``a`` and ``b`` provably differ: ``a - b`` evaluated at a
     generic point is finite and plainly nonzero. False means "cannot tell" (never "equal").
 
-    Only scalar expressions are evaluated; matrices, sets, tuples and relations answer False.
-    A percentage (latex2sympy's ``2*UnevaluatedExpr(1/100)``, which ``evalf`` leaves as it is)
-    is evaluated as its value, as ``simplify`` evaluates it.
+    Scalar expressions are evaluated, and matrices of one shape entry by entry (one plainly
+    nonzero entry of the difference keeps ``simplify`` from making it the zero matrix); sets,
+    tuples and relations answer False. A percentage (latex2sympy's ``2*UnevaluatedExpr(1/100)``,
+    which ``evalf`` leaves as it is) is evaluated as its value, as ``simplify`` evaluates it.
     """
-    from sympy import Expr, Float, UnevaluatedExpr
+    from sympy import Expr, Float, MatrixBase, UnevaluatedExpr
 
+    if isinstance(a, MatrixBase) and isinstance(b, MatrixBase):
+        return a.shape == b.shape and any(map(plainly_nonzero_difference, a, b))
     if not (isinstance(a, Expr) and isinstance(b, Expr)):
         return False
     a, b = (e.replace(UnevaluatedExpr, lambda inner: inner) for e in (a, b))
@@ -405,6 +420,60 @@ def install_solved_gold() -> None:
 
     if not getattr(grader.sympy_solve_and_compare, "solved_gold", False):
         grader.sympy_solve_and_compare = with_solved_gold(grader.sympy_solve_and_compare)
+
+
+def _plainly_several(values: Sequence[Any]) -> bool:
+    """Whether some two of the sympy numbers ``values`` plainly differ (at 30 digits)."""
+    if len(values) < 2 or not all(getattr(v, "is_number", False) for v in values):
+        return False
+    points = [complex(v.evalf(30)) for v in values]
+    return any(
+        abs(u - v) > _NONZERO_SHARE * (1 + abs(u) + abs(v))
+        for i, u in enumerate(points)
+        for v in points[i + 1 :]
+    )
+
+
+def set_against_one_value(a: Any, b: Any) -> bool:
+    """True when math-verify's ``sympy_compare_sets(a, b)`` can only answer "not equal": one of
+    ``a``, ``b`` is a set of more than one real (an interval of positive length, a finite set
+    of two plainly different numbers) and the other is no set or tuple, which math-verify
+    compares as a one-element set. False means "cannot tell" (never "equal")."""
+    from sympy import FiniteSet, Interval, Set, Tuple
+
+    for several, one in ((a, b), (b, a)):
+        if isinstance(one, (Set, Tuple)):
+            continue
+        if isinstance(several, Interval) and (several.end - several.start).is_extended_positive:
+            return True
+        if isinstance(several, FiniteSet) and _plainly_several(several.args):
+            return True
+    return False
+
+
+def with_set_shortcut(compare_sets: Callable[..., bool]) -> Callable[..., bool]:
+    """``compare_sets`` (math-verify's ``sympy_compare_sets(gold, pred, ...)``) answering "not
+    equal" at once for pairs :func:`set_against_one_value` settles, and as before for the rest."""
+
+    def shortcut(gold: Any, pred: Any, *args: Any) -> bool:
+        try:
+            if set_against_one_value(gold, pred):
+                return False
+        except Exception:  # the evaluation failed: let math-verify decide as it always did
+            pass
+        return compare_sets(gold, pred, *args)
+
+    shortcut.set_shortcut = True  # type: ignore[attr-defined]
+    return shortcut
+
+
+def install_set_shortcut() -> None:
+    """Settle sets against single values in this process (see the module docstring); grading
+    workers call it at start. Idempotent."""
+    from math_verify import grader
+
+    if not getattr(grader.sympy_compare_sets, "set_shortcut", False):
+        grader.sympy_compare_sets = with_set_shortcut(grader.sympy_compare_sets)
 
 
 def install_two_stage_parsing() -> None:
