@@ -343,29 +343,48 @@ def plainly_nonzero_difference(a: Any, b: Any) -> bool:
     return gap > _NONZERO_SHARE * (1 + size_a + size_b)
 
 
-def with_numeric_witness(symbolic_eq: Callable[[Any, Any], bool]) -> Callable[[Any, Any], bool]:
+def with_numeric_witness(symbolic_eq: Callable[..., bool]) -> Callable[..., bool]:
     """``symbolic_eq`` (math-verify's ``simplify(a - b)`` test) answering "not equal" at once
     for pairs that :func:`plainly_nonzero_difference` settles, and as before for the rest."""
+    return _settling_first(symbolic_eq, plainly_nonzero_difference, "numeric_witness")
 
-    def witnessed(a: Any, b: Any) -> bool:
+
+def _settling_first(
+    compare: Callable[..., bool], settles: Callable[[Any, Any], bool], mark: str
+) -> Callable[..., bool]:
+    """``compare(gold, pred, ...)``, one of math-verify's comparison steps, answering "not
+    equal" at once where ``settles(gold, pred)`` proves the pair apart, and as before for the
+    rest, also where ``settles`` fails (math-verify then decides as it always did). ``mark``
+    names the guard on the returned function, so that installing it twice is a no-op."""
+
+    def settled(gold: Any, pred: Any, *rest: Any) -> bool:
         try:
-            if plainly_nonzero_difference(a, b):
+            if settles(gold, pred):
                 return False
-        except Exception:  # the evaluation failed: let math-verify decide as it always did
+        except Exception:
             pass
-        return symbolic_eq(a, b)
+        return compare(gold, pred, *rest)
 
-    witnessed.numeric_witness = True  # type: ignore[attr-defined]
-    return witnessed
+    setattr(settled, mark, True)
+    return settled
+
+
+def _install(
+    step: str, guard: Callable[[Callable[..., bool]], Callable[..., bool]], mark: str
+) -> None:
+    """Replace math-verify's comparison step ``step`` (a name in ``math_verify.grader``) by
+    ``guard`` of it in this process, unless the guard ``mark`` names is on it already."""
+    from math_verify import grader
+
+    current = getattr(grader, step)
+    if not getattr(current, mark, False):
+        setattr(grader, step, guard(current))
 
 
 def install_numeric_witness() -> None:
     """Guard math-verify's symbolic step in this process (see the module docstring); grading
     workers call it at start. Idempotent."""
-    from math_verify import grader
-
-    if not getattr(grader.sympy_symbolic_eq, "numeric_witness", False):
-        grader.sympy_symbolic_eq = with_numeric_witness(grader.sympy_symbolic_eq)
+    _install("sympy_symbolic_eq", with_numeric_witness, "numeric_witness")
 
 
 @lru_cache(maxsize=256)
@@ -400,26 +419,13 @@ def with_solved_gold(solve_and_compare: Callable[..., bool]) -> Callable[..., bo
     which it counts as "not equal"), and requires the same solved symbols in each pair; a
     solution of ``pred`` solves only for symbols of ``pred``, so a gold solution that solves for
     none of them pairs with nothing."""
-
-    def shortcut(gold: Any, pred: Any, *args: Any) -> bool:
-        try:
-            if solves_for_other_symbols(gold, pred):
-                return False
-        except Exception:  # the solve failed: let math-verify decide as it always did
-            pass
-        return solve_and_compare(gold, pred, *args)
-
-    shortcut.solved_gold = True  # type: ignore[attr-defined]
-    return shortcut
+    return _settling_first(solve_and_compare, solves_for_other_symbols, "solved_gold")
 
 
 def install_solved_gold() -> None:
     """Settle equations by the gold's solved symbols in this process (see the module
     docstring); grading workers call it at start. Idempotent."""
-    from math_verify import grader
-
-    if not getattr(grader.sympy_solve_and_compare, "solved_gold", False):
-        grader.sympy_solve_and_compare = with_solved_gold(grader.sympy_solve_and_compare)
+    _install("sympy_solve_and_compare", with_solved_gold, "solved_gold")
 
 
 def _plainly_several(values: Sequence[Any]) -> bool:
@@ -454,26 +460,13 @@ def set_against_one_value(a: Any, b: Any) -> bool:
 def with_set_shortcut(compare_sets: Callable[..., bool]) -> Callable[..., bool]:
     """``compare_sets`` (math-verify's ``sympy_compare_sets(gold, pred, ...)``) answering "not
     equal" at once for pairs :func:`set_against_one_value` settles, and as before for the rest."""
-
-    def shortcut(gold: Any, pred: Any, *args: Any) -> bool:
-        try:
-            if set_against_one_value(gold, pred):
-                return False
-        except Exception:  # the evaluation failed: let math-verify decide as it always did
-            pass
-        return compare_sets(gold, pred, *args)
-
-    shortcut.set_shortcut = True  # type: ignore[attr-defined]
-    return shortcut
+    return _settling_first(compare_sets, set_against_one_value, "set_shortcut")
 
 
 def install_set_shortcut() -> None:
     """Settle sets against single values in this process (see the module docstring); grading
     workers call it at start. Idempotent."""
-    from math_verify import grader
-
-    if not getattr(grader.sympy_compare_sets, "set_shortcut", False):
-        grader.sympy_compare_sets = with_set_shortcut(grader.sympy_compare_sets)
+    _install("sympy_compare_sets", with_set_shortcut, "set_shortcut")
 
 
 def install_two_stage_parsing() -> None:
