@@ -278,9 +278,15 @@ def test_equal_and_close_values_are_left_to_math_verify() -> None:
     ],
 )
 def test_hostile_forms_cost_microseconds(text: str) -> None:
-    start = time.perf_counter()
-    surely_different(text, "7")
-    assert time.perf_counter() - start < 0.005
+    """The screen gives up on these at once (about 0.5 ms here; a blow-up would take seconds).
+    The best of five calls is timed, so that a pause of a busy machine cannot fail it."""
+
+    def seconds() -> float:
+        start = time.perf_counter()
+        surely_different(text, "7")
+        return time.perf_counter() - start
+
+    assert min(seconds() for _ in range(5)) < 0.005
 
 
 def test_grader_settles_screened_pairs_without_a_worker() -> None:
