@@ -378,31 +378,36 @@ def test_numeric_witness_settles_only_plain_differences(a: str, b: str, settled:
     assert verify_module.plainly_nonzero_difference(_sympy(a), _sympy(b)) is settled
 
 
+def _same_verdicts(monkeypatch, step: str, guard, pairs) -> None:
+    """math-verify's verdict on each (gold, candidate) is the same with its comparison step
+    ``step`` as it is and with ``guard`` of it."""
+    from math_verify import grader as math_verify_grader
+    from math_verify import verify
+
+    plain = getattr(math_verify_grader, step)
+    for gold, candidate in pairs:
+        parsed_gold = verify_module.parse_gold(gold)
+        parsed = verify_module.parse_candidate(candidate)
+        verdicts = []
+        for compare in (plain, guard(plain)):
+            monkeypatch.setattr(math_verify_grader, step, compare)
+            verdicts.append(verify(parsed_gold, parsed, timeout_seconds=None))
+        assert verdicts[0] == verdicts[1], (gold, candidate)
+
+
 @pytest.mark.slow
 def test_numeric_witness_keeps_every_verdict(monkeypatch) -> None:
     """The witness only skips ``simplify`` where it would say "not equal": the verdict table,
     checked with math-verify's own symbolic step and with the witnessed one, agrees pair by pair
     (benchmarks/numeric_witness.py does the same on 4,600 pairs)."""
-    from math_verify import grader as math_verify_grader
-    from math_verify import verify
-
-    plain = math_verify_grader.sympy_symbolic_eq
     extra = [("1", r"\sin^2 x + \cos^2 x", True), ("x+1", r"\frac{x^2-1}{x-1}", True)]
     column = r"\begin{{pmatrix}} {} \\ {} \end{{pmatrix}}"
     extra += [(column.format("v", 2), column.format(-1, 2), False),
               (column.format("2x", 1), column.format("x+x", 1), True)]  # fmt: skip
     extra += [("2000", "2%", False), ("10", r"10\%", True), (r"\frac{1}{50}", "2%", True),
               ("0.02", r"2\%", True), ("2", r"200\%", True), ("3", r"200\%", False)]  # fmt: skip
-    for gold, candidate, _ in PAIRS + extra:
-        if not braces_balanced(candidate):
-            continue
-        parsed_gold = verify_module.parse_gold(gold)
-        parsed = verify_module.parse_candidate(candidate)
-        verdicts = []
-        for step in (plain, verify_module.with_numeric_witness(plain)):
-            monkeypatch.setattr(math_verify_grader, "sympy_symbolic_eq", step)
-            verdicts.append(verify(parsed_gold, parsed, timeout_seconds=None))
-        assert verdicts[0] == verdicts[1], (gold, candidate)
+    pairs = [(g, c) for g, c, _ in PAIRS + extra if braces_balanced(c)]
+    _same_verdicts(monkeypatch, "sympy_symbolic_eq", verify_module.with_numeric_witness, pairs)
 
 
 @pytest.mark.parametrize(
@@ -425,23 +430,16 @@ def test_solved_gold_settles_only_equations_in_other_symbols(gold, candidate, se
 def test_solved_gold_keeps_every_verdict(monkeypatch) -> None:
     """Equations against equations: math-verify's own solve-and-compare and the shortcut agree
     pair by pair (the identity dumps of the real runs do the same on every equation there)."""
-    from math_verify import grader as math_verify_grader
-    from math_verify import verify
-
-    plain = math_verify_grader.sympy_solve_and_compare
     equations = ["y = 2x + 3", "2y = 4x + 6", "2a - b = 9", "y = 4t + 1", "x = 2t - 1",
                  "x^2 = 4", "x + y = 1", "c = 3d - 1"]  # fmt: skip
-    settled = 0
-    for gold in equations:
-        for candidate in equations:
-            parsed_gold = verify_module.parse_gold(gold)
-            parsed = verify_module.parse_candidate(candidate)
-            settled += verify_module.solves_for_other_symbols(parsed_gold[0], parsed[0])
-            verdicts = []
-            for step in (plain, verify_module.with_solved_gold(plain)):
-                monkeypatch.setattr(math_verify_grader, "sympy_solve_and_compare", step)
-                verdicts.append(verify(parsed_gold, parsed, timeout_seconds=None))
-            assert verdicts[0] == verdicts[1], (gold, candidate)
+    pairs = [(gold, candidate) for gold in equations for candidate in equations]
+    _same_verdicts(monkeypatch, "sympy_solve_and_compare", verify_module.with_solved_gold, pairs)
+    settled = sum(
+        verify_module.solves_for_other_symbols(
+            verify_module.parse_gold(g)[0], verify_module.parse_candidate(c)[0]
+        )
+        for g, c in pairs
+    )
     assert settled >= 15
 
 
@@ -468,31 +466,18 @@ def test_set_shortcut_settles_only_sets_of_several_reals_against_one_value(a, b,
 def test_set_shortcut_keeps_every_verdict(monkeypatch) -> None:
     """Sets, intervals and tuples against single values and against each other: math-verify's
     own set comparison and the shortcut agree pair by pair."""
-    from math_verify import grader as math_verify_grader
-    from math_verify import verify
-
-    plain = math_verify_grader.sympy_compare_sets
     answers = [r"\left[ \frac{\pi^2}{8}, \frac{5 \pi^2}{4} \right]", "(2, \\infty)", "1,-2",
                r"3 \pm 2 \sqrt{2}", "[2, 2]", "(1, 2)", "x", "3", r"\frac{\pi^2}{8}",
                "2axy - xy - 1", "-2", r"\{1, 1\}", "1", "x, y"]  # fmt: skip
-    settled = 0
-    for gold in answers:
-        for candidate in answers:
-            parsed_gold = verify_module.parse_gold(gold)
-            parsed = verify_module.parse_candidate(candidate)
-            settled += verify_module.set_against_one_value(parsed_gold[0], parsed[0])
-            verdicts = []
-            for step in (plain, verify_module.with_set_shortcut(plain)):
-                monkeypatch.setattr(math_verify_grader, "sympy_compare_sets", step)
-                verdicts.append(verify(parsed_gold, parsed, timeout_seconds=None))
-            assert verdicts[0] == verdicts[1], (gold, candidate)
+    pairs = [(gold, candidate) for gold in answers for candidate in answers]
+    _same_verdicts(monkeypatch, "sympy_compare_sets", verify_module.with_set_shortcut, pairs)
+    settled = sum(
+        verify_module.set_against_one_value(
+            verify_module.parse_gold(g)[0], verify_module.parse_candidate(c)[0]
+        )
+        for g, c in pairs
+    )
     assert settled >= 40
-
-
-def _witness_installed() -> bool:
-    from math_verify import grader as math_verify_grader
-
-    return getattr(math_verify_grader.sympy_symbolic_eq, "numeric_witness", False)
 
 
 def test_grading_workers_run_with_the_numeric_witness_and_two_stage_parsing() -> None:
@@ -502,24 +487,32 @@ def test_grading_workers_run_with_the_numeric_witness_and_two_stage_parsing() ->
     with Grader(deadline=DEADLINE) as g:
         g.start()
         pool, _ = g._pool()
-        assert pool.schedule(_witness_installed).result(timeout=30) is True
+        assert (
+            pool.schedule(_guarded, args=("sympy_symbolic_eq", "numeric_witness")).result(
+                timeout=30
+            )
+            is True
+        )
         assert pool.schedule(_two_stage_installed).result(timeout=30) is True
-        assert pool.schedule(_solved_gold_installed).result(timeout=30) is True
-        assert pool.schedule(_set_shortcut_installed).result(timeout=30) is True
+        assert (
+            pool.schedule(_guarded, args=("sympy_solve_and_compare", "solved_gold")).result(
+                timeout=30
+            )
+            is True
+        )
+        assert (
+            pool.schedule(_guarded, args=("sympy_compare_sets", "set_shortcut")).result(timeout=30)
+            is True
+        )
         assert pool.schedule(gc.get_freeze_count).result(timeout=30) > 10_000
         assert pool.schedule(gc.get_threshold).result(timeout=30)[0] == 20_000
 
 
-def _solved_gold_installed() -> bool:
+def _guarded(step: str, mark: str) -> bool:
+    """Whether math-verify's comparison step ``step`` carries the guard ``mark`` names."""
     from math_verify import grader as math_verify_grader
 
-    return getattr(math_verify_grader.sympy_solve_and_compare, "solved_gold", False)
-
-
-def _set_shortcut_installed() -> bool:
-    from math_verify import grader as math_verify_grader
-
-    return getattr(math_verify_grader.sympy_compare_sets, "set_shortcut", False)
+    return getattr(getattr(math_verify_grader, step), mark, False)
 
 
 def _two_stage_installed() -> bool:
