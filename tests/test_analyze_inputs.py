@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 from support.data import SHARED_DATA
 
+from lm_eval_thinkbench.analyze import gold as gold_module
 from lm_eval_thinkbench.analyze.api import AnalyzeOptions, analyze
 from lm_eval_thinkbench.analyze.samples import InputFormatError
 from lm_eval_thinkbench.math.grader import Grader
@@ -245,6 +247,41 @@ def test_gold_file_replaces_a_damaged_logged_gold(tmp_path, caplog):
     assert [s.checker_correct for s in fixed.scored] == [True, True]
     assert fixed.scored[0].sample.gold == truth["answer"]
     assert any("1 of 2 samples match no problem" in r.getMessage() for r in caplog.records)
+
+
+def _plain_match(problem: str, golds: dict[str, str]) -> str | None:
+    """What ``gold._Index.match`` answers, by comparing the problem with every record."""
+    if problem in golds:
+        return golds[problem]
+    hits = [
+        gold
+        for text, gold in golds.items()
+        if problem
+        and (text.endswith(problem) or text.startswith(problem) or problem.endswith(text)
+             or problem.startswith(text))
+    ]  # fmt: skip
+    return hits[0] if len(hits) == 1 else None
+
+
+def test_the_gold_index_matches_as_a_scan_of_every_record():
+    """The index only narrows the records compared: on texts that share beginnings and ends
+    (short and long, prefixes and suffixes of each other, several matches) it answers as a
+    comparison with every record does, and on the real MATH-500 problems with their
+    instruction cut off."""
+    rng = random.Random(7)
+    words = ["a", "b", "ab", "Return", "x = 1.", "What is", "$2$?", " "]
+    for _ in range(300):
+        texts = ["".join(rng.choices(words, k=rng.randint(1, 12))) for _ in range(12)]
+        golds = {t: str(i) for i, t in enumerate(texts)}
+        index = gold_module._Index(golds)
+        for t in texts:
+            for problem in (t, t[rng.randint(0, len(t)) :], t[: rng.randint(0, len(t))], t + "!"):
+                assert index.match(problem) == _plain_match(problem, golds), (problem, texts)
+    real = gold_module.read_gold(MATH500)
+    index = gold_module._Index(real)
+    for text in list(real)[:100]:
+        cut = text.removeprefix("Return your final response within \\boxed{}. ")
+        assert index.match(cut) == _plain_match(cut, real) == real[text]
 
 
 def test_a_sample_without_any_gold_asks_for_the_gold_file(tmp_path):

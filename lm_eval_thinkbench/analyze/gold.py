@@ -15,7 +15,7 @@ keeps its logged gold; how many did is logged as a warning.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -46,12 +46,13 @@ def read_gold(path: Path) -> dict[str, str]:
 
 def with_gold(samples: Sequence[Sample], golds: dict[str, str]) -> list[Sample]:
     """``samples`` with the dataset's gold wherever their problem matches one record."""
+    index = _Index(golds)
     found: dict[str, str | None] = {}
     out = []
     unmatched = 0
     for s in samples:
         if s.problem not in found:
-            found[s.problem] = _match(_normal(s.problem), golds)
+            found[s.problem] = index.match(_normal(s.problem))
         gold = found[s.problem]
         if gold is None:
             unmatched += 1
@@ -65,20 +66,51 @@ def with_gold(samples: Sequence[Sample], golds: dict[str, str]) -> list[Sample]:
     return out
 
 
-def _match(problem: str, golds: dict[str, str]) -> str | None:
-    if problem in golds:
-        return golds[problem]
-    if not problem:
-        return None
-    hits = [
-        gold
-        for text, gold in golds.items()
-        if text.endswith(problem)
-        or text.startswith(problem)
-        or problem.endswith(text)
-        or problem.startswith(text)
-    ]
-    return hits[0] if len(hits) == 1 else None
+class _Index:
+    """The records' texts by their first and last :data:`_EDGE` characters: a text that
+    starts or ends with a problem, or that a problem starts or ends with, shares those with it
+    when both are that long, so only the records filed there (and the few shorter texts) are
+    compared, not every record for every problem (a quadratic scan, minutes on a dataset of
+    ten thousand problems)."""
+
+    def __init__(self, golds: dict[str, str]) -> None:
+        self.golds = golds
+        self.texts = list(golds)
+        self.heads: dict[str, list[int]] = {}
+        self.tails: dict[str, list[int]] = {}
+        self.short: list[int] = []
+        for i, text in enumerate(self.texts):
+            if len(text) < _EDGE:
+                self.short.append(i)
+            else:
+                self.heads.setdefault(text[:_EDGE], []).append(i)
+                self.tails.setdefault(text[-_EDGE:], []).append(i)
+
+    def match(self, problem: str) -> str | None:
+        """The gold of ``problem``: its record's, else the one record whose text starts or
+        ends with it (or the reverse); None when none or several do."""
+        if problem in self.golds:
+            return self.golds[problem]
+        if not problem:
+            return None
+        if len(problem) < _EDGE:
+            near: Iterable[int] = range(len(self.texts))
+        else:
+            filed = self.heads.get(problem[:_EDGE], []) + self.tails.get(problem[-_EDGE:], [])
+            near = sorted({*filed, *self.short})
+        hits = [
+            self.golds[text]
+            for text in (self.texts[i] for i in near)
+            if text.endswith(problem)
+            or text.startswith(problem)
+            or problem.endswith(text)
+            or problem.startswith(text)
+        ]
+        return hits[0] if len(hits) == 1 else None
+
+
+#: How many characters at each end of a text :class:`_Index` files it by.
+_EDGE = 16
 
 
 def _is_answer(value: object) -> bool:
