@@ -1182,9 +1182,13 @@ def _chain(
     is") for the clause that follows."""
     pending, state.pending = state.pending, None
     header, state.header = state.header, None
-    clause, condition = _relative_subject(text, _merge_terms(clause))
-    terms = [t for t in clause if t.kind == "term"]
-    links = [t for t in clause if t.kind == "link"]
+    condition = None
+    if len(clause) > 1:  # most clauses are one token: no terms to merge, no relative clause
+        clause, condition = _relative_subject(text, _merge_terms(clause))
+        terms = [t for t in clause if t.kind == "term"]
+        links = [t for t in clause if t.kind == "link"]
+    else:
+        terms, links = (clause, []) if clause[0].kind == "term" else ([], clause)
     if not terms:
         return
     referent, state.previous = state.previous, terms[0]
