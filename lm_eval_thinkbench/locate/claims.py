@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from math import isqrt
+from operator import itemgetter
 
 from lm_eval_thinkbench.math.extract import all_boxed
 
@@ -1257,7 +1258,11 @@ def _chain(
         if left and _PLAIN_NUMBER.fullmatch(left[1]):
             terms = [terms[1], terms[0]]
             value_at, value = 1, left
-    names = [n for n in (_subject(text, terms[0]), *(_name(text, t) for t in terms[1:])) if n]
+    subject = _subject(text, terms[0])
+    names = [subject] if subject else []
+    for term in terms[1:]:  # a loop, not a generator: this runs for every chain of a trace
+        if name := _name(text, term):
+            names.append(name)
     if header and not (names and has_letter(names[0])):
         pending = pending or header  # "the constant terms: -4 + 18 = 14", not "...: x = 6"
     if pending:
@@ -1271,11 +1276,10 @@ def _chain(
     if value_at is None or value is None:
         return
     extra = set()
-    kinds = {t.what for t in links}
     before_value = [t for t in links if t.start < terms[value_at].start]
     if before_value and before_value[-1].what == "hedge":
         extra.add("option")  # "x could be 5", not "the cookies that can be selected is 28"
-    if "approx" in kinds:
+    if any(t.what == "approx" for t in links):
         extra.add("approx")
     between = (state.folded or text)[terms[0].end : terms[value_at].start]
     negations = list((_NEGATION if state.folded is None else _NEGATION_FOLDED).finditer(between))
@@ -1284,7 +1288,6 @@ def _chain(
         for link in links
     ):  # "the books are not next to each other is 480": the "not" is the subject's
         extra.add("negated")
-    subject = _subject(text, terms[0])
     if subject and _PLURAL_SUBJECT.match(subject) and not _OPENING_BRACKET.match(value[1]):
         extra.add("option")
     if pending and _PLURAL_SUBJECT.match(pending) and not state.joins & {",", "\\pm"}:
@@ -1306,7 +1309,11 @@ def _in_words_only(text: str, term: _Tok) -> bool:
     in its clause and named by nothing before it, such a term states no claim (its value, if
     any, is no formula that is the whole term, and it mentions no number), which is what most
     clauses of a trace are ("Wait, let me think again")."""
-    return not _STATED.search(text, term.start, term.end) and not any(p[2] for p in term.pieces)
+    # ``map``, not a generator: most clauses of a trace come here
+    return not _STATED.search(text, term.start, term.end) and not any(map(_IS_MATH, term.pieces))
+
+
+_IS_MATH = itemgetter(2)  # of a term's piece ``(start, end, is_math)``
 
 
 #: What a term alone in its clause needs to state a claim: a digit (a mention), or a formula
@@ -1492,10 +1499,12 @@ def _add(
 ) -> None:
     value_start, value_text, unit = value
     value_tok = terms[-1]
+    first = _subject(text, terms[0]) if len(terms) > 1 else None
     names: list[str] = [carried] if carried else []
-    for i, term in enumerate(terms[:-1]):
-        name = _subject(text, term) if i == 0 else _name(text, term)
-        if name:
+    if first:
+        names.append(first)
+    for term in terms[1:-1]:
+        if name := _name(text, term):
             names.append(name)
     if after:
         names.append(after)
@@ -1507,12 +1516,10 @@ def _add(
     lhs = None
     if len(terms) > 1:
         lhs = _name(text, terms[0]) if terms[0].math else _math_tail(text, terms[0])
-        first = _subject(text, terms[0])
         if lhs is None and first and _PLAIN_LHS.fullmatch(first):
             lhs = first  # a plain-text left-hand side: "y = 4*((x + 1)/2) + 1 = ..."
     start = value_tok.start
     if len(terms) > 1:
-        first = _subject(text, terms[0])
         head = text.find(first, terms[0].start, terms[0].end) if first else -1
         start = head if head >= 0 else terms[0].start
     boxed = _BOXED.search(text, value_tok.start, value_tok.end)
