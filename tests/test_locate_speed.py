@@ -365,3 +365,25 @@ def test_a_clause_in_words_only_is_read_as_the_full_reading_reads_it(monkeypatch
     monkeypatch.setattr(claims, "_in_words_only", lambda text, term: False)
     assert fast == [(claims.read(t), claims.read(t, words=words)) for t in texts]
     assert sum(len(r.claims) for r, _ in fast) > 1000
+
+
+def test_a_term_alone_is_told_as_removing_the_delimiters_and_stops_tells_it():
+    """``_alone`` fullmatches the text around a term against delimiters and stops: the
+    same as removing them all and finding nothing left, on random texts of delimiters, stops,
+    their look-alikes and a letter; and a long run of spaces costs no quadratic time."""
+    import time
+
+    removed = re.compile(r"\\\[|\\\]|\\\(|\\\)|\$|[\s.,;:]")
+    pieces = ["\\[", "\\]", "\\(", "\\)", "\\", "[", "]", "(", ")", "$", "$$", " ", "\n", "\t",
+              ".", ",", ";", ":", "!", "x", "5"]  # fmt: skip
+    rng = random.Random(11)
+    alone = 0
+    for _ in range(30_000):
+        outside = "".join(rng.choices(pieces, k=rng.randint(0, 8)))
+        expected = not removed.sub("", outside)
+        assert bool(claims._DELIMITERS_AND_STOPS.fullmatch(outside)) == expected, repr(outside)
+        alone += expected
+    assert alone > 1000
+    started = time.process_time()
+    assert claims._DELIMITERS_AND_STOPS.fullmatch("\\[" + " " * 200_000 + ".\\]")
+    assert time.process_time() - started < 1

@@ -1474,13 +1474,16 @@ def _whole_value(text: str, term: _Tok, value: str, bare: bool = False) -> bool:
 
 
 _FORMULA_MARK = re.compile(r"[()\[\]+*/^√=]|sqrt|\\")
-_DELIMITERS_AND_STOPS = re.compile(r"\\\[|\\\]|\\\(|\\\)|\$|[\s.,;:]")
+#: Nothing but math delimiters (``\\[``, ``\\]``, ``\\(``, ``\\)``, ``$``) and stops (spaces,
+#: ``.,;:``), as a fullmatch: it stops at the first other character, where removing them all
+#: and testing what is left reads the whole sentence (``tests/test_locate_speed.py``).
+_DELIMITERS_AND_STOPS = re.compile(r"(?:[\s.,;:$]|\\[\[\]()])*")
 
 
 def _alone(text: str, term: _Tok, sentence: tuple[int, int]) -> bool:
     """A math term that is its whole sentence (``\\[ 2k + 2 \\]`` on its own lines)."""
     outside = text[sentence[0] : term.start] + text[term.end : sentence[1]]
-    return not _DELIMITERS_AND_STOPS.sub("", outside)
+    return bool(_DELIMITERS_AND_STOPS.fullmatch(outside))
 
 
 #: A plain-text left-hand side: ``y``, ``a_1``, ``f(x)``.
