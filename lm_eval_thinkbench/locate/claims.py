@@ -1410,15 +1410,17 @@ def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
     return merged
 
 
-#: A number with its unit in prose: "$10 more", "36 miles", "4 beakers".
 #: The plural noun after a prose value, possibly after up to three adjectives ("3 distinct
 #: ways", "8 possible integer values", "3 such two-digit prime numbers"), read whole.
 _PLURAL_UNIT = re.compile(
     r"\s*((?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z][a-z-]{2,}(?<![s-])"
     r"\s+){0,3}[A-Za-z]{2,}s)\b"
 )
+#: A number with its unit in prose: "$10 more", "36 miles", "4 beakers". The leading lookahead
+#: only restates that a match starts with "$", "-" or a digit: it dismisses the other positions
+#: of a term at once, before the look-behind.
 _MENTION = re.compile(
-    r"(?<![\w.$\\^_])(?P<dollar>\$)?(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
+    r"(?=[$\d-])(?<![\w.$\\^_])(?P<dollar>\$)?(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
     r"\s*(?:(?P<adjective>(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)"
     r"[a-z]{3,}(?<!s))\s+(?=[A-Za-z]{2,}s\b))?"
     r"(?P<unit>[A-Za-z]{2,}s|more|fewer|less)\b(?:\s+(?P<next>[A-Za-z]{3,}))?"
