@@ -293,6 +293,25 @@ def test_a_name_with_no_formula_hint_has_no_formula_part():
     assert 1000 < hinted < len(names) - 1000
 
 
+def test_a_name_opens_its_noun_phrase_with_the_just_when_it_opens_with_the():
+    """``asked_names`` cuts an alias's noun phrase only for a name that opens with "the ": the
+    same names as cutting every one and then asking, on real alias names and random ones of
+    the words and marks that end a noun phrase."""
+    names = {n for text in r1_reasonings()[:3] for g in claims.read(text).aliases for n in g}
+    pieces = ["the", "The", "THE", "they", "there", "he", "is", "of", "in", "a", "area", "x",
+              "$x$", "\\(", "\\)", ",", ".", "?", ":", "\\", "$", " ", "  ", "\n", "\t",
+              "\u3000", "such that", "theta", "th", "e"]  # fmt: skip
+    rng = random.Random(8)
+    names |= {" ".join(rng.choices(pieces, k=rng.randint(1, 6))) for _ in range(20_000)}
+    names |= {"".join(rng.choices(pieces, k=rng.randint(1, 4))) for _ in range(20_000)}
+    opened = 0
+    for name in names:
+        gated = bool(asked._THE.match(name))
+        assert gated == bool(asked._THE.match(asked.noun_phrase(name))), name
+        opened += gated
+    assert 1000 < opened < len(names) - 1000
+
+
 def test_announced_checks_are_the_blank_lines_the_pattern_matches_before():
     """The announced-check pass tries its pattern only at blank lines with an announcement's
     start in their window: it flags what trying it at every blank line flags."""

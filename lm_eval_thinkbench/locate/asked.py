@@ -292,11 +292,11 @@ class Asked:
             # "the sum is 2107" for "What is the sum of all of the multiples of 7 ...?": the
             # asked quantity by its generic head alone
             return bool(words) and words <= self.heads
-        head = head_word(name)
-        return any(
-            specific <= asked
-            or (head is not None and head in asked and asked & _ORDINALS <= specific)
-            for asked in self.words
+        if any(specific <= asked for asked in self.words):
+            return True
+        head = head_word(name) if self.words else None  # (read only when it can decide)
+        return head is not None and any(
+            head in asked and asked & _ORDINALS <= specific for asked in self.words
         )
 
     @_per_name
@@ -679,10 +679,14 @@ def asked_names(
         symbols = {name_key(n) for n in group if _SYMBOL.fullmatch(name_key(n))} - free
         phrases = set()
         if len(group) == 2 and not any(_is_math_name(n) for n in group):
+            # "the " opens a name's noun phrase just when it opens the name (no phrase end
+            # falls inside it), so only those names are cut
             phrases = {
                 found
-                for n in map(noun_phrase, group)
-                if _THE.match(n) and len(n.split()) <= 4 and (found := _noun_words(n))
+                for n in group
+                if _THE.match(n)
+                and len((phrase := noun_phrase(n)).split()) <= 4
+                and (found := _noun_words(phrase))
             }
         if (symbols or phrases) and any(asked.matches(n) for n in group):
             new_math |= symbols

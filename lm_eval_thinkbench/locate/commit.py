@@ -512,8 +512,6 @@ def _candidates(
             kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
         if kind == "open" and rate and _followed_by(reasoning, claim.end, rate):
             kind = "asked"  # "... equals 4 inches per second" for "... in inches per second?"
-        if kind not in ("boxed", "answer") and _restates(reasoning, claim, problem_key):
-            continue
         value = claim.value
         if option and value.lower() == f"\\text{{{option}}}":
             value = gold  # "a hyperbola" when the problem lists "(E) Hyperbola"
@@ -522,16 +520,20 @@ def _candidates(
             value = f"{left} = {value}"
         if rows:
             value = as_column(value, rows)
+        # a box, and any value of a task that rewrites a formula, is taken as written
+        result = kind == "boxed" or rewrite
+        if not result:
+            slack = kind in ("answer", "asked") and bool(_RADICAL.search(value))
+            result = evaluated(value, gold, gold_atoms + slack)
+            if not result and kind == "open":
+                continue  # no result and no opener, whether it restates the problem or not
+        if kind not in ("boxed", "answer") and _restates(reasoning, claim, problem_key):
+            continue
         at = step_index_at(paragraphs, claim.start)
         paragraph = -1 if at is None else at
-        if kind != "boxed" and not rewrite:
-            slack = kind in ("answer", "asked") and bool(_RADICAL.search(value))
-            if not evaluated(value, gold, gold_atoms + slack):
-                if kind in ("answer", "asked"):
-                    openers.append(_Opener(claim.start, paragraph, name_key(claim.value)))
-                continue
-            out.append(_Candidate(claim, kind, value, paragraph))
-        elif kind == "boxed" or same_form(value, gold):
+        if not result:  # the asked quantity set to a computation still to be done
+            openers.append(_Opener(claim.start, paragraph, name_key(claim.value)))
+        elif kind == "boxed" or not rewrite or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
     return out, openers
 
