@@ -304,13 +304,12 @@ class Asked:
         """Whether ``name`` says only "the expression", "the value", "the result": the asked
         one when the question asks for a formula's value."""
         words = content_words(name)
-        formula = _FORMULA_MARK.search(name) or _math_parts(name)
-        return (
+        return (  # the formula is looked for last: most names have a specific word
             bool(self.math)
             and bool(words)
             and not words - GENERIC
             and not words & _PARTS
-            and not formula
+            and not (_FORMULA_MARK.search(name) or _math_parts(name))
         )
 
     @_per_name
@@ -661,15 +660,10 @@ def asked_names(
                 words.append(found)
             if not found & EXTREMUM:  # "the maximum value of f(x, y)": f is not asked
                 math.update({name_key(p) for p in _math_parts(name)} - free)
-    context = _question_words(problem) if problem else frozenset()
-    indices = frozenset(
-        m.group(1) for s in _question_sentences(problem or "") for m in _ORDINAL_TERM.finditer(s)
-    )
-    heads = frozenset(
-        m.group(1).lower()
-        for s in _question_sentences(problem or "")
-        for m in _TOTAL_ASKED.finditer(s)
-    )
+    questions = _question_sentences(problem) if problem else []
+    context = frozenset().union(*(content_words(s) for s in questions))
+    indices = frozenset(m.group(1) for s in questions for m in _ORDINAL_TERM.finditer(s))
+    heads = frozenset(m.group(1).lower() for s in questions for m in _TOTAL_ASKED.finditer(s))
     asked = Asked(frozenset(math), tuple(words), direct, context, indices, heads)
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
@@ -769,11 +763,6 @@ def _question_sentences(problem: str) -> list[str]:
     return [s for s in sentences if _ASKS.search(s)][-2:] or sentences[-1:]
 
 
-def _question_words(problem: str) -> frozenset[str]:
-    """The content words of the problem's question sentences (see :func:`question_names`)."""
-    return frozenset().union(*(content_words(s) for s in _question_sentences(problem)))
-
-
 #: A question whose task is to rewrite a given formula ("Simplify ...", "Express $555_{10}$ in
 #: base 5", "Write the expression ... as a single fraction"): every step of the rewriting
 #: equals the gold, so only the gold's form counts. "Express your answer as ..." only says
@@ -796,12 +785,15 @@ _SYMBOL = re.compile(
 )
 
 
-def problem_variables(problem: str) -> set[str]:
+@lru_cache(maxsize=1 << 10)
+def problem_variables(problem: str) -> frozenset[str]:
     """The single-letter variables of the problem's formulas (``x`` in ``f(x) = 2x - 3``):
     the problem's own free variables, which a trace uses everywhere, so they are no alias of
-    the asked quantity unless the question asks for them."""
+    the asked quantity unless the question asks for them. Memoised for a run's problems (a
+    few hundred): each response to a problem reads them twice (``asked_names`` and the
+    locator), and a run holds several responses to each."""
     found: set[str] = set()
     for span in math_spans(problem):
         inner = re.sub(r"\\[A-Za-z]+", " ", problem[span.inner_start : span.inner_end])
         found.update(re.findall(r"(?<![A-Za-z])[A-Za-z](?![A-Za-z])", inner))
-    return found
+    return frozenset(found)

@@ -157,7 +157,7 @@ def first_commitment(
     final = final or final_claims(reading, reasoning, problem)
     aliases = reading.aliases + (answer_reading.aliases if answer_reading else [])
     asked = asked_names(problem, final, aliases, goal_names(reasoning))
-    free = frozenset(problem_variables(problem) - asked.math) if problem else frozenset()
+    free = problem_variables(problem) - asked.math if problem else frozenset()
     if apposed := apposed_names(reasoning, asked, free) - asked.math:
         asked = replace(asked, math=asked.math | apposed)
     paragraphs = split_separator(reasoning)  # read by each pass below: cut once
@@ -875,8 +875,9 @@ def _prospects(
             out[i] = ("computed", None)
             continue
         names = candidate.claim.names
-        by_variable = any(name_key(n) in free for n in names)
         named = any(has_letter(n) for n in names)
+        # (the last test below holds for no integer gold, whatever the names: not read then)
+        by_variable = not integer_gold and any(name_key(n) in free for n in names)
         if (
             (rewrite and not (integer_gold and named))
             or (numeric and not named)
