@@ -312,6 +312,25 @@ def test_a_name_opens_its_noun_phrase_with_the_just_when_it_opens_with_the():
     assert 1000 < opened < len(names) - 1000
 
 
+def test_a_key_keeps_the_digits_of_its_text_in_order():
+    """``_restates`` settles a claim whose digits are no run of the problem's without its key:
+    right only while ``name_key`` keeps every ASCII digit of a text, in order, and adds none,
+    on real claim texts and names and random ones of what the key drops and rewrites."""
+    texts = r1_reasonings()[:3]
+    names = {t[c.start : c.end] for t in texts for c in claims.read(t).claims}
+    names |= {n for t in texts for c in claims.read(t).claims for n in c.names}
+    pieces = ["x", "2", "10", "0.5", " ", "$", "\\left(", "\\right)", "\\displaystyle", "\\,",
+              "\\!", "\\overline{3}", "\\bar{x1}", "{7}", "{x}", "\\dfrac{1}{2}", "\\cdot",
+              "\\times", "\\sin", "sin(T)", "cos(2)", "□", "θ", "π", "²", "٣", "=", "+", ".", ",",
+              ";", ":", "(", ")", "{", "}", "\\", "_", "^"]  # fmt: skip
+    rng = random.Random(9)
+    names |= {"".join(rng.choices(pieces, k=rng.randint(1, 12))) for _ in range(20_000)}
+    digits = re.compile(r"[^0-9]+")
+    for name in names:
+        assert digits.sub("", asked.name_key(name)) == digits.sub("", name), name
+    assert sum(bool(digits.sub("", n)) for n in names) > 10_000
+
+
 def test_announced_checks_are_the_blank_lines_the_pattern_matches_before():
     """The announced-check pass tries its pattern only at blank lines with an announcement's
     start in their window: it flags what trying it at every blank line flags."""

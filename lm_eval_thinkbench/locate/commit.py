@@ -329,6 +329,10 @@ def _collides(gold: str) -> bool:
 
 #: A gold that is a word (``\\text{ellipse}``): the word is a value in the trace.
 _TEXT_GOLD = re.compile(r"\\text\s*\{\s*([A-Za-z][A-Za-z-]+)\s*\}")
+#: Anything but an ASCII digit. :func:`name_key` drops and rewrites only other characters, so
+#: a key's digits are its text's, in order, and a key that occurs in another holds a run of
+#: the other's digits.
+_NOT_DIGIT = re.compile(r"[^0-9]+")
 #: A gold that is an interval or a union of them.
 _INTERVAL_GOLD = re.compile(
     r"\\cup|\\infty|^\s*(?:[a-z]\s*\\in\s*)?(?:\\left)?[(\[].*,.*(?:\\right)?[)\]]\s*$"
@@ -482,6 +486,7 @@ def _candidates(
     (of ``paragraphs``), and the claims that set the asked quantity equal to a computation
     still to be done."""
     problem_key = name_key(problem) if problem else ""
+    problem_digits = _NOT_DIGIT.sub("", problem_key)
     gold_is_equation = "=" in gold
     gold_lhs = name_key(gold.split("=", 1)[0]) if gold.count("=") == 1 else ""
     gold_lhs = gold_lhs if _VARIABLE.fullmatch(gold_lhs) else ""
@@ -527,7 +532,9 @@ def _candidates(
             result = evaluated(value, gold, gold_atoms + slack)
             if not result and kind == "open":
                 continue  # no result and no opener, whether it restates the problem or not
-        if kind not in ("boxed", "answer") and _restates(reasoning, claim, problem_key):
+        if kind not in ("boxed", "answer") and _restates(
+            reasoning, claim, problem_key, problem_digits
+        ):
             continue
         at = step_index_at(paragraphs, claim.start)
         paragraph = -1 if at is None else at
@@ -665,15 +672,21 @@ def _given(condition: str | None, problem_key: str) -> bool:
     return bool(key) and len(key) >= 3 and key in problem_key
 
 
-def _restates(reasoning: str, claim: Claim, problem_key: str) -> bool:
+def _restates(reasoning: str, claim: Claim, problem_key: str, problem_digits: str) -> bool:
     """Whether the claim's text occurs in the problem (a given, restated), or its relation does
     with words before it ("Using the property \\(\\omega^3 = 1\\)" when the problem says
-    "$\\omega^3 = 1$")."""
+    "$\\omega^3 = 1$").
+
+    A key keeps its text's digits (:data:`_NOT_DIGIT`), so a text or relation whose digits are
+    no run of the problem's (``problem_digits``) occurs in no part of it: most are settled so,
+    without their keys."""
     if not problem_key:
         return False
-    key = name_key(reasoning[claim.start : claim.end])
-    if len(key) >= 3 and key in problem_key:
-        return True
+    text = reasoning[claim.start : claim.end]
+    if _NOT_DIGIT.sub("", text) in problem_digits:
+        key = name_key(text)
+        if len(key) >= 3 and key in problem_key:
+            return True
     left = claim.lhs or (claim.names[-1] if claim.names else None)
     word = _TEXT_GOLD.fullmatch(claim.value.strip())
     if left and word and len(name_key(left)) >= 2:  # "g(x) is an even function" when the
@@ -681,7 +694,9 @@ def _restates(reasoning: str, claim: Claim, problem_key: str) -> bool:
         given += re.escape(word.group(1).lower())
         if re.search(given, problem_key.lower()):  # problem says "let g(x) be an even function"
             return True
-    relation = name_key(f"{left}={claim.value}") if left else ""
+    if not left or _NOT_DIGIT.sub("", left + claim.value) not in problem_digits:
+        return False
+    relation = name_key(f"{left}={claim.value}")
     if len(relation) < 4 or relation not in problem_key:
         return False
     before = r"(?<![\w^])" if relation[:1].isalnum() else ""  # keys have no spaces
@@ -860,6 +875,7 @@ def _prospects(
     doubted = _positions_by_key(doubts)
     set_aside = _positions_by_key(asides)
     all_asides = sorted(at for at, _ in asides)
+    opener_starts = [o.start for o in openers]
 
     out: list[tuple[str, int | None] | None] = []
     for i, candidate in enumerate(candidates):
@@ -867,8 +883,9 @@ def _prospects(
         if candidate.kind != "open":
             out[i] = (candidate.kind, None)
             continue
-        # (no opener: no copy of the candidates before, which made 20,000 claims quadratic)
-        if openers and _computes(candidate, candidates[:i], openers):
+        # the latest opener before the candidate (openers and candidates are in text order)
+        latest = bisect_left(opener_starts, candidate.claim.start) - 1
+        if latest >= 0 and _computes(candidates, i, openers[latest]):
             out[i] = ("computed", None)
             continue
         if operation and _combines(candidates, i, operation):
@@ -918,10 +935,9 @@ def _between(positions: Sequence[int], start: int, stop: int) -> int:
     return max(0, bisect_left(positions, stop) - bisect_right(positions, start))
 
 
-def _computes(
-    candidate: _Candidate, before: Sequence[_Candidate], openers: Sequence[_Opener]
-) -> bool:
-    """Whether an unnamed chain computes what the latest opener set the asked quantity to.
+def _computes(candidates: Sequence[_Candidate], i: int, opener: _Opener) -> bool:
+    """Whether the unnamed chain ``candidates[i]`` computes what ``opener``, the latest before
+    it, set the asked quantity to.
 
     No other value of the asked quantity came between, and the chain starts from that very
     computation, the opener in its paragraph or one of the two before ("arccos(-0.5) is 120
@@ -929,18 +945,22 @@ def _computes(
     the one before ("5 × 4 is 20, and 20 × 3 is 60" after "the total number of ways should be
     5 × 4 × 3"), but not from a part of it (``\\sqrt[3]{64} = 4`` inside
     ``(16\\sqrt[3]{64})^{1/3}``). The protocol counts "the result of the computation that
-    produces the asked quantity"; a chain of numbers names no other quantity it could be."""
-    start = candidate.claim.start
-    opener = next((o for o in reversed(openers) if o.start < start), None)
-    if opener is None:
-        return False
-    if any(c.kind != "open" and c.claim.start > opener.start for c in before):
+    produces the asked quantity"; a chain of numbers names no other quantity it could be.
+
+    Only the candidates since the opener are read (they end the ones before: candidates are
+    in text order), not all before it, which made a long trace with an opener quadratic."""
+    candidate = candidates[i]
+    since = i
+    while since and candidates[since - 1].claim.start > opener.start:
+        since -= 1
+    between = candidates[since:i]
+    if any(c.kind != "open" for c in between):
         return False
     if not candidate.claim.names:
         return False
     first = candidate.claim.names[0]
     key = name_key(first)
-    left, last = _left_to_right(opener, before)
+    left, last = _left_to_right(opener, between)
     if left != opener.key and key == left and candidate.paragraph - last <= 2:
         return True  # "45 + 2 = 47", "47 - 5 = 42", then "42 + 5 = 47" of "45 + 2 - 5 + 5"
     if candidate.paragraph - opener.paragraph > 2:
@@ -951,17 +971,14 @@ def _computes(
     return key == opener.key or (near and not has_letter(first))
 
 
-def _left_to_right(opener: _Opener, before: Sequence[_Candidate]) -> tuple[str, int]:
+def _left_to_right(opener: _Opener, since: Sequence[_Candidate]) -> tuple[str, int]:
     """What is left of the opener's sum, and in which paragraph, after the unnamed chains
-    since it that each add or subtract its leading terms, two paragraphs apart at most
+    ``since`` it that each add or subtract its leading terms, two paragraphs apart at most
     ("5 \\star 1 = 45 + 2 - 5 + 5", then "45 + 2 = 47", "47 - 5 = 42": "42+5" is left): the
     chain that computes that is the opener's result, however many steps it took, and a partial
     sum ("45 + 2 = 47") is not."""
     left, paragraph = opener.key, opener.paragraph
-    since = len(before)
-    while since and before[since - 1].claim.start > opener.start:
-        since -= 1
-    for c in before[since:]:
+    for c in since:
         if c.paragraph - paragraph > 2:
             break
         if c.kind != "open" or not c.claim.names:
