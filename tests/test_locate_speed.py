@@ -155,6 +155,30 @@ def test_sentence_ends_are_where_the_plain_pattern_finds_them():
             assert found == [m.span() for m in plain.finditer(text, start, end)], text
 
 
+def test_line_starts_are_what_the_multiline_caret_finds():
+    """The enumerated items and listed cases found after line breaks are what ``(?m)^`` and
+    the pattern find, on real traces and random texts of their pieces."""
+    rng = random.Random(4)
+    pieces = ["\n", "\n\n", " ", "\t", "1.", "12)", "123.", "-", "*", "•", "(a)", "(B)", "x",
+              "for", "For", "FOR", "\\(", "$", "n", "_1", "=", " 56", ":", ",", " 5 + 2 = 7",
+              "- for n = 4:", "* For \\(x_1 = 3\\):", "• for k =", " 2:"]  # fmt: skip
+    texts = r1_reasonings() + [
+        "".join(rng.choices(pieces, k=rng.randint(0, 40))) for _ in range(5000)
+    ]
+    for pattern, after_break in [
+        (claims._ENUMERATED, claims._ENUMERATED_LINES),
+        (claims._CASE_LINE, claims._CASE_LINES),
+    ]:
+        found = 0
+        caret = re.compile("^" + pattern.pattern, pattern.flags | re.MULTILINE)
+        for text in texts:
+            lines = [(m.span(), m.groupdict()) for m in caret.finditer(text)]
+            starts = claims._line_starts(text, pattern, after_break)
+            assert [(m.span(), m.groupdict()) for m in starts] == lines, text
+            found += len(lines)
+        assert found > 20, pattern.pattern
+
+
 def test_a_part_is_found_as_the_pattern_found_it():
     """``_part_of`` reads each occurrence as ``re.finditer`` finds them (not overlapping)."""
 

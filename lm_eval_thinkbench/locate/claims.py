@@ -182,6 +182,29 @@ _HEDGES = re.compile(r"(?i)could|might|can\b")
 # ----- sentences --------------------------------------------------------------------------------
 
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
+
+
+def _after_line_breaks(pattern: re.Pattern[str]) -> re.Pattern[str]:
+    """``pattern`` after a line break, for :func:`_line_starts`."""
+    return re.compile(r"\n(?:" + pattern.pattern + ")", pattern.flags)
+
+
+def _line_starts(
+    text: str, pattern: re.Pattern[str], after_break: re.Pattern[str]
+) -> list[re.Match[str]]:
+    """What ``(?m)^`` and ``pattern`` (which matches no line break) find in ``text``: its
+    matches at the start of a line. The engine tries ``^`` at every position of a trace, but
+    finds the line breaks of ``after_break`` (:func:`_after_line_breaks`) at once; the few
+    lines that match are matched again from their start."""
+    first = pattern.match(text)
+    found = [first] if first else []
+    for m in after_break.finditer(text):
+        line = pattern.match(text, m.start() + 1)
+        assert line is not None  # what matched after the break matches from the line start
+        found.append(line)
+    return found
+
+
 #: A "!" after a digit or bracket is a factorial (``5! \\times 2``), not a sentence end. Read:
 #: ``[.?]+(?=\s|$)|(?<![\d)!])!+(?=\s|$)|\n``, each alternative written to start with its own
 #: character, so that the regex engine skips to the next ".", "?", "!" or line break at once
@@ -479,7 +502,7 @@ def _cases(text: str, claims: list[Claim]) -> None:
             i += 1
     if "for" in text or "For" in text:
         starts = [c.start for c in claims]  # in order of position, as read
-        for line in _CASE_LINE.finditer(text):
+        for line in _line_starts(text, _CASE_LINE, _CASE_LINES):
             i = bisect_left(starts, line.start("body"))
             while i < len(claims) and claims[i].start < line.end():
                 claims[i] = _with(claims[i], "hypothesis")
@@ -489,9 +512,11 @@ def _cases(text: str, claims: list[Claim]) -> None:
 #: A listed case with its result on the same line ("- For n = 56: 56 + 2 = 58"): one of the
 #: candidates a search lists before they are compared.
 _CASE_LINE = re.compile(
-    r"(?im)^[ \t]*[-*•][ \t]*for[ \t]+(?:\\\(|\$)?[ \t]*[A-Za-z](?:_\{?\w+\}?)?[ \t]*="
-    r"[^\n,;:]{1,30}:(?P<body>[^\n]+)$"
+    r"[ \t]*[-*•][ \t]*for[ \t]+(?:\\\(|\$)?[ \t]*[A-Za-z](?:_\{?\w+\}?)?[ \t]*="
+    r"[^\n,;:]{1,30}:(?P<body>[^\n]+)$",
+    re.IGNORECASE | re.MULTILINE,
 )
+_CASE_LINES = _after_line_breaks(_CASE_LINE)
 
 
 #: A remainder stated beside its quotient: "21 divided by 9 is 2 with a remainder of 3",
@@ -843,8 +868,10 @@ _SEGMENT_BREAKS = frozenset(
 )
 #: Breaks that may open a relative clause of a subject noun phrase.
 _RELATIVE = frozenset(("where", "when"))
-#: A line that is an item of an enumeration ("1.", "2)", "- ", "(a)").
-_ENUMERATED = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)]|[-*•]|\([a-z0-9]\))[ \t]+")
+#: A line that is an item of an enumeration ("1.", "2)", "- ", "(a)"), read at line starts
+#: (:func:`_line_starts`).
+_ENUMERATED = re.compile(r"[ \t]*(?:\d{1,2}[.)]|[-*•]|\([a-z0-9]\))[ \t]+")
+_ENUMERATED_LINES = _after_line_breaks(_ENUMERATED)
 #: Conditions that may follow what they condition ("x is even if ...", "... unless x = 0").
 _CONSEQUENT_BREAKS = frozenset(("if", "unless", "assuming", "suppose"))
 _CONDITION_BREAKS = frozenset(
@@ -1117,7 +1144,7 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
     """Enumerated paragraphs ("1. x = 66", "2. x = -62") that give the same name different
     values list the solutions; none of them is chosen yet (a formula in other variables is no
     value, as in :func:`_mark_lists`)."""
-    enumerated = list(_ENUMERATED.finditer(text))
+    enumerated = _line_starts(text, _ENUMERATED, _ENUMERATED_LINES)
     if not enumerated:
         return
     items: list[tuple[int, int]] = []  # (claim index, enumeration run)
