@@ -36,7 +36,8 @@ def _prose_texts() -> list[str]:
               "ſo", "So", "K", "it's", "that’s", "what's", "i.e.", ", i.e.,", "or equal", "or",
               "and", "=", "≡", "≈", "=>", "->", "→", "⇒", "⟹", ";", ":", ",", " ", "  ", "\n",
               "\t", "5", "x", "is equal to", "should be", "comes out to", "other than", "just",
-              "a", "the value", "'s", "’s", "_is", "3is"]  # fmt: skip
+              "a", "the value", "'s", "’s", "_is", "3is", "let me check if", "Let's verify whether",
+              "let us test if", "let me check", "LET"]  # fmt: skip
     # every word of every phrase, with a capital and a look-alike first letter ("ſo", "ıf")
     words = set(re.findall(r"[a-z]+", re.sub(r"\\[a-zA-Z]", " ", claims._PROSE_PHRASES)))
     pieces += [f" {w} " for w in words] + [f" {w.title()} " for w in words]
@@ -78,6 +79,7 @@ _TWINS = [
     *zip(claims._OPENERS, claims._OPENERS_FOLDED, strict=True),
     (claims._SUBJECT_CUT, claims._SUBJECT_CUT_FOLDED),
     (claims._NEGATION, claims._NEGATION_FOLDED),
+    (claims._CHECK_STARTS, claims._CHECK_STARTS_FOLDED),
 ]
 
 
@@ -357,7 +359,8 @@ def test_a_key_keeps_the_digits_of_its_text_in_order():
 
 def test_announced_checks_are_the_blank_lines_the_pattern_matches_before():
     """The announced-check pass tries its pattern only at blank lines with an announcement's
-    start in their window: it flags what trying it at every blank line flags."""
+    start in their window (found in the text or in the text folded): it flags what trying it
+    at every blank line flags."""
 
     def every_blank_line(text: str, found: list[claims.Claim]) -> None:
         if not ("check" in text or "verify" in text or "test" in text):
@@ -379,10 +382,12 @@ def test_announced_checks_are_the_blank_lines_the_pattern_matches_before():
             for i in range(len(text))
         ]
         expected = list(found)
-        claims._announced_checks(text, found)
         every_blank_line(text, expected)
-        assert found == expected, text
-        flagged += sum("check" in c.flags for c in found)
+        for folded in (None, claims._folded(text)):  # the text as it is, and folded
+            checked = list(found)
+            claims._announced_checks(text, checked, folded)
+            assert checked == expected, text
+        flagged += sum("check" in c.flags for c in expected)
     assert flagged > 1000
 
 

@@ -370,7 +370,7 @@ def read(
     _cases(text, state.claims)
     if words:
         _shapes(text, state.claims, cut, words)
-    _announced_checks(text, state.claims)
+    _announced_checks(text, state.claims, state.folded)
     _announced_cases(text, state.claims)
     return Reading(state.claims, state.aliases)
 
@@ -383,6 +383,9 @@ _CHECK_ANNOUNCED = re.compile(_CHECK_HEAD + r"[^\n]*?[=\d][^\n]*$", re.IGNORECAS
 #: (no "let" inside one can start another, so a scan of the text finds every one). The
 #: lookahead lets the engine pass over most positions at once.
 _CHECK_STARTS = re.compile("(?=[lL])" + _CHECK_HEAD, re.IGNORECASE)
+#: The same in the folded text (:func:`_folded`), "let" first and its "\\b" looked back at:
+#: the engine then finds each "let" at once, where it tries the lookahead at every position.
+_CHECK_STARTS_FOLDED = re.compile(r"let(?<!\wlet)" + _CHECK_HEAD.removeprefix(r"\blet"))
 
 
 def _flag_paragraph_after(text: str, brk: re.Match[str], claims: list[Claim], flag: str) -> None:
@@ -395,12 +398,16 @@ def _flag_paragraph_after(text: str, brk: re.Match[str], claims: list[Claim], fl
             claims[i] = _with(claim, flag)
 
 
-def _announced_checks(text: str, claims: list[Claim]) -> None:
+def _announced_checks(text: str, claims: list[Claim], folded: str | None) -> None:
     """The claims of the paragraph after one that ends by announcing a check of a candidate
-    (:data:`_CHECK_ANNOUNCED`) carry it out: a check, not yet an adoption."""
+    (:data:`_CHECK_ANNOUNCED`) carry it out: a check, not yet an adoption. ``folded``:
+    ``text`` folded (:func:`_folded`), if it can be."""
     if not ("check" in text or "verify" in text or "test" in text):
         return
-    starts = [m.start() for m in _CHECK_STARTS.finditer(text)]
+    if folded is None:
+        starts = [m.start() for m in _CHECK_STARTS.finditer(text)]
+    else:
+        starts = [m.start() for m in _CHECK_STARTS_FOLDED.finditer(folded)]
     if not starts:
         return
     for brk in _BLANK_LINE.finditer(text):
