@@ -28,6 +28,26 @@ class StringGrader:
         return [c for batch in self.batches for c in batch]
 
 
+#: The prose phrases as first written (one "which" link, its comma and spaces optional; each
+#: word by itself): what :data:`claims._PROSE_PHRASES` finds.
+_PHRASES_AS_WRITTEN = (
+    r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
+    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|=|≡|≈"
+    r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals|should\s+be|would\s+be|must\s+be|will\s+be"
+    r"|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is|are|was|were|becomes|become"
+    r"|simplifies\s+to|simplify\s+to|reduces\s+to|evaluates\s+to|comes\s+out\s+to|comes\s+to"
+    r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|gives\s+us|gives\s+me|gives|give"
+    r"|yields|makes|get|gets|got|obtain)\b"
+    r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
+    r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
+    r"|always|currently|presently|equal\s+to)\b)*)"
+    r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
+    r"|\b(?:and|but|so|then|thus|hence"
+    r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"
+    r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b)"
+)
+
+
 def _prose_texts() -> list[str]:
     """Real R1 traces and seeded random texts of the pieces the prose pattern looks at
     (its phrases, look-alike letters, symbols and spacing around them)."""
@@ -39,12 +59,34 @@ def _prose_texts() -> list[str]:
               "a", "the value", "'s", "’s", "_is", "3is", "let me check if", "Let's verify whether",
               "let us test if", "let me check", "LET"]  # fmt: skip
     # every word of every phrase, with a capital and a look-alike first letter ("ſo", "ıf")
-    words = set(re.findall(r"[a-z]+", re.sub(r"\\[a-zA-Z]", " ", claims._PROSE_PHRASES)))
+    words = set(re.findall(r"[a-z]+", re.sub(r"\\[a-zA-Z]", " ", _PHRASES_AS_WRITTEN)))
     pieces += [f" {w} " for w in words] + [f" {w.title()} " for w in words]
     pieces += [f" {'ı' + w[1:] if w[0] == 'i' else 'ſ' + w[1:]} " for w in words if w[0] in "is"]
     rng = random.Random(0)
     texts = ["".join(rng.choices(pieces, k=rng.randint(1, 40))) for _ in range(3000)]
     return r1_reasonings() + texts
+
+
+def test_the_prose_phrases_match_as_first_written():
+    """The phrases with their words grouped by first letter and the "which" link split by
+    what it starts with match what they matched as first written, at every position of
+    random texts and in scans of real ones."""
+    written = re.compile(_PHRASES_AS_WRITTEN, re.IGNORECASE)
+
+    def found(pattern: re.Pattern[str], text: str, at: int | None = None) -> list:
+        matches = pattern.finditer(text) if at is None else [pattern.match(text, at)]
+        return [m and (m.span(), m.group("link"), m.group("brk")) for m in matches]
+
+    texts = _prose_texts()
+    matched = 0
+    for text in texts:
+        assert found(claims._PROSE_PLAIN, text) == found(written, text)
+        if len(text) < 400:
+            for at in range(len(text)):
+                here = found(written, text, at)
+                assert found(claims._PROSE_PLAIN, text, at) == here, (text, at)
+                matched += here[0] is not None
+    assert matched > 10_000
 
 
 def test_prose_scan_finds_what_the_plain_pattern_finds():

@@ -141,24 +141,57 @@ _MATH_LINKS["≈"] = "approx"
 #: Words in ``\\text{..}`` that break a chain the way the same words do in prose.
 _TEXT_BREAK_WORDS = re.compile(r"(?i)\b(?:and|or|so|if|when|where|for|since|then|thus|hence)\b")
 
-#: Links and breaks in prose. Order matters: longer phrases first. "'s" after a pronoun ("it's",
+
+def _by_first_letter(words: Sequence[str]) -> str:
+    """An alternation of ``words`` (patterns that start with a letter) grouped by that letter:
+    at the start of a word the engine dismisses each other letter's group with one comparison,
+    where it would enter every word. The same word matches first: words that start with
+    different letters cannot match at the same position, and a group keeps its words' order."""
+    groups: dict[str, list[str]] = {}
+    for word in words:
+        assert word[0].isalpha(), word
+        groups.setdefault(word[0], []).append(word[1:])
+    alternatives = (
+        letter + (rests[0] if len(rests) == 1 else "(?:" + "|".join(rests) + ")")
+        for letter, rests in groups.items()
+    )
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+#: The links "which" makes: ", which is", "which gives".
+_WHICH_LINK = r"which\s+(?:is|are|equals|gives|makes|becomes|would\s+be|should\s+be|comes\s+to)"
+#: Links in words, "which ..." (with no comma or space before it) first.
+_LINK_WORDS = (
+    _WHICH_LINK, r"is\s+equal\s+to", r"are\s+equal\s+to", "equals", r"should\s+be",
+    r"would\s+be", r"must\s+be", r"will\s+be", r"has\s+to\s+be", r"could\s+be", r"might\s+be",
+    r"can\s+be", "is", "are", "was", "were", "becomes", "become", r"simplifies\s+to",
+    r"simplify\s+to", r"reduces\s+to", r"evaluates\s+to", r"comes\s+out\s+to", r"comes\s+to",
+    r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"gives\s+us", r"gives\s+me",
+    "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
+)  # fmt: skip
+#: Breaks in words.
+_BREAK_WORDS = (
+    r"which\s+means\b", r"meaning\b", r"i\.e\.", r"or\b(?!\s+equal)",
+    *(rf"{word}\b" for word in (
+        "and", "but", "so", "then", "thus", "hence", "therefore", "because", "since", "if",
+        "when", "whenever", "where", "whereas", "while", "unless", "although", "though",
+        "assuming", "suppose", "versus", "vs", "except", "excluding", r"other\s+than", "besides",
+    )),
+)  # fmt: skip
+#: Links and breaks in prose. Order matters: longer phrases first (words grouped by their
+#: first letter keep their order, :func:`_by_first_letter`). "'s" after a pronoun ("it's",
 #: "that’s") is tried apostrophe first, the pronoun then looked back at: most positions hold
 #: no apostrophe, and six look-behinds at each would cost more than the rest of the pattern.
+#: A "which" link is tried after a comma, after a space and as a word apart, each where the
+#: phrases that start with the same character are (``tests/test_locate_speed.py`` compares
+#: this with the pattern first written, with one "which" link and each word by itself).
 _PROSE_PHRASES = (
-    r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
-    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|=|≡|≈"
-    r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals|should\s+be|would\s+be|must\s+be|will\s+be"
-    r"|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is|are|was|were|becomes|become"
-    r"|simplifies\s+to|simplify\s+to|reduces\s+to|evaluates\s+to|comes\s+out\s+to|comes\s+to"
-    r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|gives\s+us|gives\s+me|gives|give"
-    r"|yields|makes|get|gets|got|obtain)\b"
+    r"(?P<link>(?:,\s*(?:\b" + _WHICH_LINK + r"\b|i\.e\.,?)|\s+\b" + _WHICH_LINK + r"\b|=|≡|≈"
+    r"|\b" + _by_first_letter(_LINK_WORDS) + r"\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
     r"|always|currently|presently|equal\s+to)\b)*)"
-    r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
-    r"|\b(?:and|but|so|then|thus|hence"
-    r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"
-    r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b)"
+    r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\b" + _by_first_letter(_BREAK_WORDS) + ")"
 )
 _PROSE_PLAIN = re.compile(_PROSE_PHRASES, re.IGNORECASE)
 #: The same, for scanning: the leading lookahead only restates where a match can start (a
