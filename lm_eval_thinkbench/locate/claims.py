@@ -23,6 +23,7 @@ commit to the gold.
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Iterator, Sequence
@@ -745,13 +746,11 @@ def _prose_matches(
     same spans; groups in lowercase)."""
     plain, scan = (_PROSE_PLAIN, _PROSE) if folded is None else (_PROSE_PLAIN_FOLDED, _PROSE_FOLDED)
     text = text if folded is None else folded
-    at = start
     if 0 < start < end and text[start].isspace() and text[start - 1].isspace():
         first = plain.match(text, start, end)
         if first:
-            yield first
-            at = first.end()
-    yield from scan.finditer(text, at, end)
+            return itertools.chain((first,), scan.finditer(text, first.end(), end))
+    return scan.finditer(text, start, end)
 
 
 #: "between" and one or two words before an "and": the "and" joins a range, not clauses.
@@ -954,7 +953,8 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     segments: list[int] = []
     solved: list[tuple[int, int]] = []  # (claim before an "or", first claim after it)
     last_clause = len(state.claims)  # the first claim of the clause read last
-    for tok in [*toks, _Tok("break", end, end, what="end")]:
+    toks.append(_Tok("break", end, end, what="end"))  # the list is this sentence's own
+    for tok in toks:
         if tok.kind != "break":
             clause.append(tok)
             continue
