@@ -561,9 +561,10 @@ _CASE_LINES = _after_line_breaks(_CASE_LINE)
 
 
 #: A remainder stated beside its quotient: "21 divided by 9 is 2 with a remainder of 3",
-#: "30 goes into 2520 eighty times with a remainder of 120", "leaves a remainder of 4".
+#: "30 goes into 2520 eighty times with a remainder of 120", "leaves a remainder of 4". The
+#: lookahead restates the verbs' first letters: it settles most positions at once.
 _REMAINDER = re.compile(
-    r"(?i)\b(?:with|leaves|leaving|gives|giving|has|having)\s+(?:a\s+|the\s+)?remainder\s+of\s+"
+    r"(?i)(?=[wlgh])\b(?:with|leaves|leaving|gives|giving|has|having)\s+(?:a\s+|the\s+)?remainder\s+of\s+"
     r"\$?(?P<value>-?\d+)(?!\d)(?![.,]\d|\s*[-+*/×÷^]\s*\d)"
 )
 
