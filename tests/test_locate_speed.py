@@ -199,6 +199,26 @@ def test_sentence_ends_are_where_the_plain_pattern_finds_them():
             assert found == [m.span() for m in plain.finditer(text, start, end)], text
 
 
+def test_a_math_spans_content_is_the_group_that_matched():
+    """The last group a math span's match closes is its content's, whichever delimiters."""
+    rng = random.Random(5)
+    pieces = ["\\[", "\\]", "$$", "$", "\\(", "\\)", "\\begin{align}", "\\end{align}",
+              "\\begin{equation*}", "\\end{equation*}", "\\end{gather}", "x", "1", " ", "\n",
+              "\\$"]  # fmt: skip
+    texts = r1_reasonings() + [
+        "".join(rng.choices(pieces, k=rng.randint(1, 30))) for _ in range(5000)
+    ]
+    found = 0
+    for text in texts:
+        spans = []
+        for m in claims._MATH.finditer(text):
+            content = next(g for g in ("d1", "d2", "d3", "i1", "i2") if m[g] is not None)
+            spans.append(claims.MathSpan(m.start(), m.end(), *m.span(content)))
+        assert claims.math_spans(text) == spans
+        found += len(spans)
+    assert found > 5000
+
+
 def test_line_starts_are_what_the_multiline_caret_finds():
     """The enumerated items and listed cases found after line breaks are what ``(?m)^`` and
     the pattern find, on real traces and random texts of their pieces."""

@@ -68,8 +68,9 @@ def math_spans(text: str) -> list[MathSpan]:
     """The math spans of ``text``, in order, not overlapping."""
     spans = []
     for m in _MATH.finditer(text):
-        group = next(g for g in ("d1", "d2", "d3", "i1", "i2") if m.group(g) is not None)
-        spans.append(MathSpan(m.start(), m.end(), m.start(group), m.end(group)))
+        content = m.lastgroup  # the content's group closes last ("env" before "d3")
+        assert content is not None
+        spans.append(MathSpan(m.start(), m.end(), m.start(content), m.end(content)))
     return spans
 
 
