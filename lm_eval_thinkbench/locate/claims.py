@@ -383,7 +383,7 @@ def read(
     Code blocks are read as blank (see :func:`without_code`)."""
     text = without_code(text)
     spans = math_spans(text)
-    cut = list(_sentences(text, spans))
+    cut = _sentences(text, spans)
     state = _State(joins=joins, words=words, folded=_folded(text))
     at = 0
     last_end = 0
@@ -664,18 +664,21 @@ def _union(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def _sentences(text: str, spans: list[MathSpan]) -> Iterator[tuple[int, int]]:
+def _sentences(text: str, spans: list[MathSpan]) -> list[tuple[int, int]]:
     """Sentence spans: ends at ``.``/``!``/``?`` before a space, or a line break, outside math."""
+    cut = []
     at = 0
     start = 0
     for span in [*spans, MathSpan(len(text), len(text), len(text), len(text))]:
         for m in _SENTENCE_END.finditer(text, at, span.start):
-            if text[start : m.end()].strip():
-                yield start, m.end()
-            start = m.end()
+            end = m.end()
+            if not text[start:end].isspace():  # never empty: an end takes a character
+                cut.append((start, end))
+            start = end
         at = span.end
     if text[start:].strip():
-        yield start, len(text)
+        cut.append((start, len(text)))
+    return cut
 
 
 def _tokens(
@@ -1105,7 +1108,7 @@ _SENTENCE_CUES_FOLDED = _cues(
 
 def sentences(text: str) -> list[tuple[int, int]]:
     """The sentence spans of ``text`` as :func:`read` cuts them."""
-    return list(_sentences(text, math_spans(text)))
+    return _sentences(text, math_spans(text))
 
 
 def _with(claim: Claim, flag: str) -> Claim:
