@@ -46,11 +46,18 @@ def main() -> None:
         "--traces", type=Path, default=DATA / "traces" / "skythought_sky-t1-27b_math500.jsonl"
     )
     parser.add_argument("--math500", type=Path, default=DATA / "math500" / "test.jsonl")
+    parser.add_argument(
+        "--sources",
+        type=Path,
+        action="append",
+        default=[],
+        help="a further folder of trace files (the SkyThought outputs of held-out 15)",
+    )
     args = parser.parse_args()
     counter = get_counter(None)
     grader = default_grader()
     for path in args.files:
-        items = read_annotations(path, args.traces, args.math500)
+        items = read_annotations(path, args.traces, args.math500, args.sources)
         print(f"{path} ({len(items)} traces)")
         for locator in LOCATORS:
             rows = [measure(item, grader, counter, locator) for item in items]

@@ -1773,3 +1773,38 @@ def test_a_transposed_row_is_the_column_the_gold_is():
     assert as_column("(-2, -14, -7)^{T}", 3) == column
     assert as_column("[1, 2]^T", 3) == "[1, 2]^T"
     assert as_column("[1, 2, 3]^2", 3) == "[1, 2, 3]^2"
+
+
+_BOX = (
+    "A rectangular box $P$ has edge lengths $a$, $b$, and $c$. The sum of the lengths of all"
+    " $12$ edges of $P$ is $13$, and the volume of $P$ is $\\frac{1}{2}$. The longest diagonal"
+    " is $\\frac{m}{n}$. What is $m+n$?"
+)
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # a given restated in other words (real: Sky-T1 on AMC 2023), then the answer
+        (
+            _BOX,
+            "1. The sum of the lengths of all 12 edges is 13.\n\nSo m + n = 9 + 4 = 13.",
+            "13",
+            1,
+        ),
+        # a sentence that cites the problem restates a given
+        (_BOX, "According to the problem, this sum is 13.\n\nSo m + n = 9 + 4 = 13.", "13", 1),
+        # twins: the same words in the question are no given, and a sentence that cites the
+        # problem and then concludes commits
+        (
+            "What is the degree of the polynomial $(4 + 5x^3 + 2x^4)$?",
+            "The degree of the polynomial is 4.\n\nSo the answer is 4.",
+            "4",
+            0,
+        ),
+        ("Find $x$, where $x \\neq 0$.", "The problem states that x ≠ 0, so x = 5.", "5", 0),
+    ],
+)
+def test_givens_restated_in_other_words_are_not_commitments(grader, problem, reasoning, gold, step):
+    found = _first(reasoning, gold, grader, problem)
+    assert found.step_index == step, found

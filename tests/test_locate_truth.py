@@ -168,3 +168,30 @@ def test_bad_annotation_files_name_the_record(tmp_path):
         read_annotations(path, TRACES, MATH500)
     with pytest.raises(ValueError, match="locator must be one of"):
         measure(read_annotations(DEV, TRACES, MATH500)[0], None, None, "oracle")
+
+
+def test_traces_outside_shared_are_read_from_a_further_folder(grader, counter, tmp_path):
+    """Held-out 15 annotates SkyThought outputs on AMC 2023 that shared/ does not hold: a record
+    whose ``benchmark`` is not MATH-500 is found in a folder passed as ``folders``, takes its
+    problem from its row's ``question`` and its gold from the record (none: refused)."""
+    _data(DEV)
+    outputs = tmp_path / "outputs"
+    outputs.mkdir()
+    thought = "Twice 13 is 26.\n\nSo the answer is 26."
+    row = {
+        "idx": 0,
+        "question": "What is twice $13$?",
+        "code": [f"<|begin_of_thought|>\n\n{thought}\n\n<|end_of_thought|>\n\n\\boxed{{26}}"],
+    }
+    (outputs / "amc.jsonl").write_text(json.dumps(row) + "\n")
+    path = tmp_path / "ann.jsonl"
+    record = {"source": "amc.jsonl", "benchmark": "amc23", "idx": 0, "gold": "26"}
+    path.write_text(json.dumps({**record, "first_correct_step": 0}) + "\n")
+    with pytest.raises(ValueError, match=r"source 'amc\.jsonl' is not in"):
+        read_annotations(path, TRACES, MATH500)
+    (item,) = read_annotations(path, TRACES, MATH500, [outputs])
+    assert (item.problem, item.gold) == (row["question"], "26")
+    assert (measure(item, grader, counter).chosen, item.step) == (0, 0)
+    path.write_text(json.dumps({**record, "gold": "", "first_correct_step": 0}) + "\n")
+    with pytest.raises(ValueError, match="outside MATH-500 needs its gold"):
+        read_annotations(path, TRACES, MATH500, [outputs])

@@ -73,7 +73,9 @@ class Agreement:
         return abs(self.chosen - self.annotated) <= 1
 
 
-def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]:
+def read_annotations(
+    path: Path, traces: Path, math500: Path, folders: Sequence[Path] = ()
+) -> list[Annotated]:
     """The annotations of ``path`` joined with their responses and problems.
 
     A record's ``source`` names its trace file (default: the Sky-T1 outputs ``traces``, in the
@@ -87,7 +89,10 @@ def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]
     ``id, generator, problem, steps``) is read at position ``idx``, its solution being its
     ``steps`` joined by blank lines (the steps the splitter cuts back: no step holds a blank
     line) and its gold the record's own ``gold``, as ProcessBench carries none; a record's ``id``
-    must then be the solution's.
+    must then be the solution's. ``folders`` are further folders a ``source`` is looked up in
+    (traces that are not in shared/, such as the other SkyThought outputs); a record whose
+    ``benchmark`` is not ``math500`` (say ``amc23``) takes its problem from its row's
+    ``question`` and its gold from the record's ``gold``, not from MATH-500 by ``idx``.
 
     Raises ``ValueError`` (``DatasetError`` for an unreadable file) naming the file and record
     for a record without a usable ``idx`` or step, an unknown ``source``, an ``idx`` that the
@@ -107,12 +112,12 @@ def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]
             raise ValueError(f"{where}: source {source!r} is not a file name")
         if source not in sources:
             data = traces.parent.parent
-            folders = (traces.parent, data / "outputs", data / "processbench")
-            files = [traces] if source == traces.name else [f / source for f in folders]
+            places = (traces.parent, data / "outputs", data / "processbench", *folders)
+            files = [traces] if source == traces.name else [f / source for f in places]
             file = next((f for f in files if f.is_file()), None)
             if file is None:
                 raise ValueError(
-                    f"{where}: source {source!r} is not in {' or '.join(map(str, folders))}"
+                    f"{where}: source {source!r} is not in {' or '.join(map(str, places))}"
                 )
             sources[source] = read_records(file, "reasoning traces")
         rows = sources[source]
@@ -129,6 +134,13 @@ def read_annotations(path: Path, traces: Path, math500: Path) -> list[Annotated]
             problem, gold = str(row.get("problem", "")), str(row.get("gtruth_answer", ""))
         elif "steps" in row and "generator" in row:  # a ProcessBench solution
             response, problem, gold = _processbench(row, record, f"{where} ({source})")
+        elif record.get("benchmark", "math500") != "math500":  # the row holds its problem
+            stated = record.get("gold")
+            if not isinstance(stated, str) or not stated.strip():
+                raise ValueError(f"{where}: a record outside MATH-500 needs its gold")
+            gold = stated
+            response = _response(row, f"{source}: record {idx + 1}")
+            problem = str(row.get("question", ""))
         else:
             if problems is None:
                 problems = read_records(math500, "MATH-500 records with 'problem' and 'answer'")

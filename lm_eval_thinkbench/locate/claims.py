@@ -327,7 +327,7 @@ class Claim:
     "if"/"when" clause a claim depends on (flag "condition"): "when x = 4, the value is 11" is
     a commitment when x = 4 is what the problem gives, a hypothesis otherwise. ``flags``:
     "question", "hypothesis", "condition", "premise" (the condition itself), "check",
-    "substitution" (a value plugged in),
+    "substitution" (a value plugged in), "given" (a sentence that cites the problem),
     "option", "intermediate", "list", "header", "negated", "approx", "mention", "boxed",
     "bound" (the right side of an inequality, in its math: "n \\geq \\frac{9216}{144} = 64").
     """
@@ -1054,6 +1054,17 @@ _FOR_LATER = re.compile(
     r"|for\s+later|later\s+on)\b"
 )
 
+#: A sentence that attributes what it says to the problem: "According to the problem, this sum
+#: is 13", "the problem states that the volume is 1/2", "we are told that ...": a given
+#: restated, whatever its value (not "the problem asks for", which names the goal), unless it
+#: goes on to a conclusion of its own ("the problem states that x ≠ 0, so x = 5").
+_GIVEN_BY_PROBLEM = re.compile(
+    r"(?i)\b(?:according\s+to\s+the\s+(?:problem|question|statement)"
+    r"|the\s+(?:problem|question)\s+(?:states?|says|tells\s+us|gives|saying|stating)"
+    r"|we(?:'re|\s+are)\s+told)\b"
+    r"(?!.*\b(?:so|thus|therefore|hence|then|which\s+gives|giving)\b)"
+)
+
 
 def sentence_flags(sentence: str) -> frozenset[str]:
     """What a whole sentence says about the values in it: "question", "hypothesis" (it opens
@@ -1099,6 +1110,7 @@ _FLAG_CUES = (
     ("substitution", SUBSTITUTION),
     ("option", _OPTION_WORDS),
     ("intermediate", _FOR_LATER),
+    ("given", _GIVEN_BY_PROBLEM),
 )
 _SENTENCE_CUES = _cues(_HYPOTHESIS_START, _FLAG_CUES)
 _SENTENCE_CUES_FOLDED = _cues(

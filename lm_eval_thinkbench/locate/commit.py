@@ -81,7 +81,7 @@ _ASIDE = frozenset(("option", "intermediate"))
 _REJECT = frozenset(
     (
         "question", "hypothesis", "premise", "check", "substitution", "option", "intermediate",
-        "list", "header", "negated", "bound",
+        "list", "header", "negated", "bound", "given",
     )
 )  # fmt: skip
 #: Names that say "the asked quantity" in so many words: "the answer", "the value we are
@@ -532,8 +532,9 @@ def _candidates(
             result = evaluated(value, gold, gold_atoms + slack)
             if not result and kind == "open":
                 continue  # no result and no opener, whether it restates the problem or not
-        if kind not in ("boxed", "answer") and _restates(
-            reasoning, claim, problem_key, problem_digits
+        if kind not in ("boxed", "answer") and (
+            _restates(reasoning, claim, problem_key, problem_digits)
+            or (problem and _restates_given(claim, problem))
         ):
             continue
         at = step_index_at(paragraphs, claim.start)
@@ -702,6 +703,66 @@ def _restates(reasoning: str, claim: Claim, problem_key: str, problem_digits: st
     before = r"(?<![\w^])" if relation[:1].isalnum() else ""  # keys have no spaces
     whole = rf"{before}{re.escape(relation)}(?![\w^{{(]|\.\d)"  # not "f(x)=3" of "f(x)=3x^4"
     return bool(re.search(whole, problem_key))
+
+
+#: A plain number as a problem or a claim states it: ``13``, ``-2.5``, ``11/2``.
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
+#: ``\frac{11}{2}`` and its variants, read as ``11/2``.
+_LATEX_FRACTION = re.compile(r"\\[dt]?frac\s*\{\s*(-?\d+)\s*\}\s*\{\s*(\d+)\s*\}")
+#: A problem's sentences (a question among them ends in "?" or opens with what it asks).
+_PROBLEM_SENTENCE = re.compile(r"[^.?!]+(?:[.?!](?!\d)|$)")
+_ASKING = re.compile(
+    r"\s*(?:what|which|how|find|determine|compute|calculate|evaluate|express|simplify|solve)\b"
+)
+#: Where a given's clause ends inside a sentence.
+_GIVEN_BREAK = re.compile(r"[;,](?!\d)")
+#: A number a clause states as a value: "is $13$", "= 1/2", "equals 7".
+_STATED = re.compile(r"(?:\bis|\bare|\bwas|\bwere|\bequals?|=)\s*(-?\d+(?:\.\d+)?(?:/\d+)?)\b")
+_COMMAND = re.compile(r"\\[A-Za-z]+")
+#: Words a name may add or drop without naming another quantity.
+_NAME_FILLERS = frozenset(
+    (
+        "a", "an", "the", "of", "all", "its", "their", "this", "that", "these", "those", "is",
+        "are", "was", "were", "to", "in", "on", "for", "and", "with", "by", "from", "we",
+        "have", "has", "given", "total",
+    )
+)  # fmt: skip
+_WORD = re.compile(r"[a-z]+|\d+")
+
+
+@lru_cache(maxsize=256)
+def _givens(problem: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
+    """The clauses of the problem's givens (not of its question), each as its words and the
+    plain numbers it states as a value ("is $13$", "= \\frac{11}{2}": ``13``, ``11/2``);
+    memoised per problem (read per claim)."""
+    text = _LATEX_FRACTION.sub(r"\1/\2", problem.replace("$", " "))
+    text = _COMMAND.sub(" ", text).lower()
+    out = []
+    for sentence in _PROBLEM_SENTENCE.findall(text):
+        if sentence.rstrip().endswith("?") or _ASKING.match(sentence):
+            continue  # what is asked is no given
+        for clause in _GIVEN_BREAK.split(sentence):
+            numbers = frozenset(_STATED.findall(clause))
+            if numbers:
+                out.append((frozenset(_WORD.findall(clause)), numbers))
+    return tuple(out)
+
+
+def _restates_given(claim: Claim, problem: str) -> bool:
+    """Whether a claim restates a given in other words: its value is a plain number that a
+    clause of the problem's givens states, and every word of its name is a word of that
+    clause ("The sum of the lengths of all 12 edges is 13" for "The sum of the lengths of all
+    $12$ edges of $P$ is $13$"). ``_restates`` needs the claim's text verbatim; this needs two
+    words of a name, so a bare "the total is 13" is never taken for a given."""
+    value = claim.value.strip()
+    if not claim.names or not _PLAIN_NUMBER.fullmatch(value):
+        return False
+    clauses = [said for said, numbers in _givens(problem) if value in numbers]
+    for name in claim.names:  # "the sum of ... edges is 4a + 4b + 4c = 13": either name
+        words = frozenset(_WORD.findall(_COMMAND.sub(" ", name).lower())) - _NAME_FILLERS
+        if sum(not w.isdigit() for w in words) >= 2 and any(words <= said for said in clauses):
+            return True
+    return False
 
 
 def same_form(value: str, gold: str) -> bool:
