@@ -67,6 +67,16 @@ EXTRACTIONS = [
     ("In conclusion, the mean is 7.5.", "7.5", "conclusion"),
     ("**Therefore**, the sum is 10.", "10", "conclusion"),
     ("So the area is 12. We check: $12 = 3 \\cdot 4$", "12", "conclusion"),
+    # a conclusion of one step is no answer when the working goes on to a further step
+    # (real: gemma-2-27b-it on MATH-500 concludes f^{-1}(0) = 0, then starts on f^{-1}(6));
+    # a heading of the conclusion itself is no further step
+    ("* Therefore, *f(0) = 0*.\n\n**3. Calculate f(6)**\n\n* Since 6 > 3, ...", None, "none"),
+    ("Thus r = 7.\n4. **Finding the area:** half of it", None, "none"),
+    (
+        "Therefore, the remainder is 3.\n\n5. **Conclusion:**\n   The remainder is 3.",
+        "3",
+        "conclusion",
+    ),
     # ... and where it states nothing, the next rule decides
     ("So, we have:\n$$x=3$$", "x=3", "last_math"),
     ("Thus, $x = 3.5$ holds.", "x = 3.5", "last_math"),

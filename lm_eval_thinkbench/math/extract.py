@@ -64,6 +64,12 @@ _SENTENCE_ENDS = frozenset(".!?\n")
 _CONCLUSION_VERB_RE = re.compile(
     r"\b(?:is|are|was|were)(?:\s+equal\s+to)?\b|\bequals\b|=", re.IGNORECASE
 )
+#: A heading that opens a further step of the working ("**3. Calculate f(6)**", "4. **Find
+#: the radius:**", "## Step 2"), unless it heads the conclusion or the answer.
+_NEXT_STEP_RE = re.compile(
+    r"(?m)^[ \t]*(?:#+[ \t]*|\*\*[ \t]*)?(?:step[ \t]*)?\d+[.):][ \t]*(?:\*\*[ \t]*)?"
+    r"(?!(?i:final|conclusion|answer|summary|result)\b)(?i:[a-z])"
+)
 #: Longest conclusion value taken: a longer "value" is a clause, not an answer.
 _MAX_CONCLUSION_VALUE = 200
 
@@ -228,8 +234,9 @@ def _last_phrase_value(text: str, phrase: re.Pattern[str]) -> str | None:
     return _phrase_value(text, last[0].end()) or None
 
 
-def _conclusion_value(text: str, pos: int) -> str | None:
-    """The value stated by the conclusion sentence starting at ``pos``, or ``None``.
+def _conclusion_value(text: str, pos: int) -> tuple[str, int] | None:
+    """The value stated by the conclusion sentence starting at ``pos`` and where the sentence
+    ends, or ``None``.
 
     The sentence runs to its first end outside math (``.``/``!``/``?`` before a space, or a
     line break); its value is what follows the last "is"/"are"/"was"/"were"/"equals"/"="
@@ -261,7 +268,7 @@ def _conclusion_value(text: str, pos: int) -> str | None:
     value_start = run_end(_PHRASE_GAP_RE, text, verb_end)
     value = _math_value(text, value_start)
     value = strip_answer(text[value_start:end] if value is None else value)
-    return value if value and len(value) <= _MAX_CONCLUSION_VALUE else None
+    return (value, end) if value and len(value) <= _MAX_CONCLUSION_VALUE else None
 
 
 def _last_verb_end(text: str, start: int, end: int, default: int | None) -> int | None:
@@ -273,10 +280,16 @@ def _last_verb_end(text: str, start: int, end: int, default: int | None) -> int 
 def _last_conclusion(text: str) -> str | None:
     """The value of the last conclusion sentence (see :func:`_conclusion_value`), or ``None``.
 
-    Only the last one is read, as with the answer phrases: a model's last word counts.
+    Only the last one is read, as with the answer phrases: a model's last word counts. So a
+    conclusion is no answer when the response goes on to a further step of its working (a
+    numbered or bold heading that is no conclusion: "Therefore, f^{-1}(0) = 0." and then "**3.
+    Calculate f^{-1}(6)**" concludes one part of the work, not the problem).
     """
     last = deque(_CONCLUSION_RE.finditer(text), maxlen=1)
-    return _conclusion_value(text, last[0].end()) if last else None
+    found = _conclusion_value(text, last[0].end()) if last else None
+    if found is None or _NEXT_STEP_RE.search(text, found[1]):
+        return None
+    return found[0]
 
 
 def _last_math(text: str) -> str | None:
