@@ -1808,3 +1808,29 @@ _BOX = (
 def test_givens_restated_in_other_words_are_not_commitments(grader, problem, reasoning, gold, step):
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # an adverb between the modal and "be" (real: Sky-T1 on Minerva-Math)
+        (
+            "Calculate the free trade equilibrium price of barley, in dollars per bushel.",
+            "Let me think about trade.\n\nSo, the equilibrium price should indeed be \\$1.",
+            "1",
+            1,
+        ),
+        # a task that rewrites a given function: the given form is no answer, the gold's is
+        (
+            "Rewrite the function $f(t) = \\cos (2 t)+\\sin (2 t)$ in the form"
+            " $A \\cos (\\omega t-\\phi)$.",
+            "So I have this function: \\( f(t) = \\cos(2t) + \\sin(2t) \\), and I need to rewrite"
+            " it.\n\nThus f(t) = \\sqrt{2}\\cos(2t-\\pi/4).",
+            "\\sqrt{2}\\cos(2t-\\pi/4)",
+            1,
+        ),
+    ],
+)
+def test_more_real_phrasings_are_read(grader, problem, reasoning, gold, step):
+    found = _first(reasoning, gold, grader, problem)
+    assert found.step_index == step, found

@@ -764,12 +764,14 @@ def _question_sentences(problem: str) -> list[str]:
 
 
 #: A question whose task is to rewrite a given formula ("Simplify ...", "Express $555_{10}$ in
-#: base 5", "Write the expression ... as a single fraction"): every step of the rewriting
+#: base 5", "Write the expression ... as a single fraction", "Rewrite the function $f(t) =
+#: \cos(2t) + \sin(2t)$ in the form $A \cos(\omega t - \phi)$"): every step of the rewriting
 #: equals the gold, so only the gold's form counts. "Express your answer as ..." only says
 #: how to write an answer that is computed.
 _FORM_TASK = re.compile(
     r"(?i)\b(?:simplify|rationalize|expand|factor)\b|rational\s+denominator"
-    r"|\b(?:express|write|rewrite|convert)\s+(?:the\s+(?:expression|number|fraction)\s+)?(?=\$|\\\(|\\\[)"
+    r"|\b(?:express|write|rewrite|convert)\s+"
+    r"(?:the\s+(?:expression|number|fraction|function|formula|polynomial)\s+)?(?=\$|\\\(|\\\[)"
 )
 
 

@@ -162,11 +162,14 @@ def _by_first_letter(words: Sequence[str]) -> str:
 
 #: The links "which" makes: ", which is", "which gives".
 _WHICH_LINK = r"which\s+(?:is|are|equals|gives|makes|becomes|would\s+be|should\s+be|comes\s+to)"
+#: An adverb between a modal and "be": "the price should indeed be $1", "x would then be 5".
+_MODAL_ADVERB = r"(?:(?:indeed|also|still|actually|then|therefore|thus|now|just|really)\s+)?"
 #: Links in words, "which ..." (with no comma or space before it) first.
 _LINK_WORDS = (
-    _WHICH_LINK, r"is\s+equal\s+to", r"are\s+equal\s+to", "equals", r"should\s+be",
-    r"would\s+be", r"must\s+be", r"will\s+be", r"has\s+to\s+be", r"could\s+be", r"might\s+be",
-    r"can\s+be", "is", "are", "was", "were", "becomes", "become", r"simplifies\s+to",
+    _WHICH_LINK, r"is\s+equal\s+to", r"are\s+equal\s+to", "equals",
+    *(rf"{modal}\s+{_MODAL_ADVERB}be" for modal in ("should", "would", "must", "will")),
+    r"has\s+to\s+be", r"could\s+be", r"might\s+be", r"can\s+be", "is", "are", "was", "were",
+    "becomes", "become", r"simplifies\s+to",
     r"simplify\s+to", r"reduces\s+to", r"evaluates\s+to", r"comes\s+out\s+to", r"comes\s+to",
     r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"gives\s+us", r"gives\s+me",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",

@@ -719,6 +719,8 @@ _GIVEN_BREAK = re.compile(r"[;,](?!\d)")
 #: A number a clause states as a value: "is $13$", "= 1/2", "equals 7".
 _STATED = re.compile(r"(?:\bis|\bare|\bwas|\bwere|\bequals?|=)\s*(-?\d+(?:\.\d+)?(?:/\d+)?)\b")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
+#: Math delimiters and dollar signs, escaped or not: no part of a stated number.
+_DOLLAR = re.compile(r"\\?\$")
 #: Words a name may add or drop without naming another quantity.
 _NAME_FILLERS = frozenset(
     (
@@ -735,7 +737,7 @@ def _givens(problem: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """The clauses of the problem's givens (not of its question), each as its words and the
     plain numbers it states as a value ("is $13$", "= \\frac{11}{2}": ``13``, ``11/2``);
     memoised per problem (read per claim)."""
-    text = _LATEX_FRACTION.sub(r"\1/\2", problem.replace("$", " "))
+    text = _LATEX_FRACTION.sub(r"\1/\2", _DOLLAR.sub(" ", problem))
     text = _COMMAND.sub(" ", text).lower()
     out = []
     for sentence in _PROBLEM_SENTENCE.findall(text):
@@ -752,17 +754,24 @@ def _restates_given(claim: Claim, problem: str) -> bool:
     """Whether a claim restates a given in other words: its value is a plain number that a
     clause of the problem's givens states, and every word of its name is a word of that
     clause ("The sum of the lengths of all 12 edges is 13" for "The sum of the lengths of all
-    $12$ edges of $P$ is $13$"). ``_restates`` needs the claim's text verbatim; this needs two
-    words of a name, so a bare "the total is 13" is never taken for a given."""
-    value = claim.value.strip()
+    $12$ edges of $P$ is $13$"; "... all 12 edges is 4a + 4b + 4c = 13", whose formula names
+    nothing in words). ``_restates`` needs the claim's text verbatim; this needs two words of a
+    name, so a bare "the total is 13" is never taken for a given."""
+    value = _DOLLAR.sub("", claim.value).strip()  # "\\$1", said "$\\$ 1 /$ bushel"
     if not claim.names or not _PLAIN_NUMBER.fullmatch(value):
         return False
     clauses = [said for said, numbers in _givens(problem) if value in numbers]
-    for name in claim.names:  # "the sum of ... edges is 4a + 4b + 4c = 13": either name
+    if not clauses:
+        return False
+    named = False
+    for name in claim.names:  # in words, every name: not "the price here, which is the
         words = frozenset(_WORD.findall(_COMMAND.sub(" ", name).lower())) - _NAME_FILLERS
-        if sum(not w.isdigit() for w in words) >= 2 and any(words <= said for said in clauses):
-            return True
-    return False
+        if sum(len(w) > 1 and not w.isdigit() for w in words) < 2:
+            continue  # a formula ("4a + 4b + 4c") or a bare noun names no given
+        if not any(words <= said for said in clauses):
+            return False  # given price, $1": the first name is another quantity
+        named = True
+    return named
 
 
 def same_form(value: str, gold: str) -> bool:
