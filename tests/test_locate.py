@@ -1834,3 +1834,34 @@ def test_givens_restated_in_other_words_are_not_commitments(grader, problem, rea
 def test_more_real_phrasings_are_read(grader, problem, reasoning, gold, step):
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # a value taken back in its own sentence (real: Sky-T1 32B on AMC 2023)
+        (
+            "What is the product of all solutions?",
+            "So, x=1 is not a solution.\n\nTherefore, the product is 1.",
+            "1",
+            1,
+        ),
+        (
+            "What is the area of the region?",
+            "The total area would be 4*2 = 8, but only if there is no overlapping.\n\n"
+            "There is none, so the area is 8.",
+            "8",
+            1,
+        ),
+        # a number grouped in thousands is one number
+        (
+            "How many square centimeters of paper could Jackson cover?",
+            "Let me convert.\n\nSo, area in square centimeters = 162,500 / 100 = 1,625 cm².",
+            "1625",
+            1,
+        ),
+    ],
+)
+def test_values_taken_back_and_grouped_numbers(grader, problem, reasoning, gold, step):
+    found = _first(reasoning, gold, grader, problem)
+    assert found.step_index == step, found

@@ -33,15 +33,16 @@ class StringGrader:
 _PHRASES_AS_WRITTEN = (
     r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
     r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|=|≡|≈"
-    r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals|should\s+be|would\s+be|must\s+be|will\s+be"
-    r"|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is|are|was|were|becomes|become"
+    r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals"
+    r"|(?:should|would|must|will)\s+(?:(?:indeed|also|still|actually|then|therefore|thus|now|just"
+    r"|really)\s+)?be|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is|are|was|were|becomes|become"
     r"|simplifies\s+to|simplify\s+to|reduces\s+to|evaluates\s+to|comes\s+out\s+to|comes\s+to"
     r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|gives\s+us|gives\s+me|gives|give"
     r"|yields|makes|get|gets|got|obtain)\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
     r"|always|currently|presently|equal\s+to)\b)*)"
-    r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
+    r"|(?P<brk>[;:]|(?<!\d),|,(?!\d{3}(?!\d))|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
     r"|\b(?:and|but|so|then|thus|hence"
     r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"
     r"|assuming|suppose|versus|vs|except|excluding|other\s+than|besides)\b)"
@@ -57,7 +58,8 @@ def _prose_texts() -> list[str]:
               "and", "=", "≡", "≈", "=>", "->", "→", "⇒", "⟹", ";", ":", ",", " ", "  ", "\n",
               "\t", "5", "x", "is equal to", "should be", "comes out to", "other than", "just",
               "a", "the value", "'s", "’s", "_is", "3is", "let me check if", "Let's verify whether",
-              "let us test if", "let me check", "LET"]  # fmt: skip
+              "let us test if", "let me check", "LET", "should indeed be", "would then  be",
+              "1,625", ",500", "1,2", "3,14", "1,0000"]  # fmt: skip
     # every word of every phrase, with a capital and a look-alike first letter ("ſo", "ıf")
     words = set(re.findall(r"[a-z]+", re.sub(r"\\[a-zA-Z]", " ", _PHRASES_AS_WRITTEN)))
     pieces += [f" {w} " for w in words] + [f" {w.title()} " for w in words]

@@ -183,7 +183,8 @@ _BREAK_WORDS = (
         "assuming", "suppose", "versus", "vs", "except", "excluding", r"other\s+than", "besides",
     )),
 )  # fmt: skip
-#: Links and breaks in prose. Order matters: longer phrases first (words grouped by their
+#: Links and breaks in prose. A comma between a digit and three more is no break ("1,625
+#: square centimeters" is one number). Order matters: longer phrases first (words grouped by their
 #: first letter keep their order, :func:`_by_first_letter`). "'s" after a pronoun ("it's",
 #: "that’s") is tried apostrophe first, the pronoun then looked back at: most positions hold
 #: no apostrophe, and six look-behinds at each would cost more than the rest of the pattern.
@@ -196,7 +197,7 @@ _PROSE_PHRASES = (
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
     r"|always|currently|presently|equal\s+to)\b)*)"
-    r"|(?P<brk>[;:,]|→|⇒|=>|->|⟹|\b" + _by_first_letter(_BREAK_WORDS) + ")"
+    r"|(?P<brk>[;:]|(?<!\d),|,(?!\d{3}(?!\d))|→|⇒|=>|->|⟹|\b" + _by_first_letter(_BREAK_WORDS) + ")"
 )
 _PROSE_PLAIN = re.compile(_PROSE_PHRASES, re.IGNORECASE)
 #: The same, for scanning: the leading lookahead only restates where a match can start (a

@@ -500,6 +500,7 @@ def _candidates(
     openers: list[_Opener] = []
     plugged = _plugged(claims)
     rate = asked_rate(problem)
+    thousands = "," not in gold  # a value grouped in thousands is one number then
     for claim in claims:
         flags = claim.flags
         if "boxed" in flags:  # "the direction she is facing when she finishes is \\boxed{east}"
@@ -510,6 +511,8 @@ def _candidates(
             continue
         if "condition" in flags and not _given(claim.condition, problem_key):
             continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
+        if _AFTER_VALUE.match(reasoning, claim.end, claim.sentence[1]):
+            continue  # "So, x=1 is not a solution.", "the area would be 8, but only if ..."
         kind = _kind(claim, asked)
         if kind is None:
             continue
@@ -518,6 +521,8 @@ def _candidates(
         if kind == "open" and rate and _followed_by(reasoning, claim.end, rate):
             kind = "asked"  # "... equals 4 inches per second" for "... in inches per second?"
         value = claim.value
+        if thousands and _THOUSANDS.fullmatch(value):
+            value = value.replace(",", "")  # "1,625 cm²" for the gold 1625, not a pair
         if option and value.lower() == f"\\text{{{option}}}":
             value = gold  # "a hyperbola" when the problem lists "(E) Hyperbola"
         left = claim.lhs or claim.prev
@@ -544,6 +549,18 @@ def _candidates(
         elif kind == "boxed" or not rewrite or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
     return out, openers
+
+
+#: What may follow a value in its own sentence and take the claim back: a negation of it as a
+#: solution or answer ("x=1 is not a solution"), or a condition it holds only under ("the
+#: total area would be 4*2 = 8, but only if there is no overlapping").
+_AFTER_VALUE = re.compile(
+    r"[\s$\\)\]}]*(?:(?:is|are)\s+not\b|isn't\b|aren't\b"
+    r"|[^.;]*?\b(?:only\s+if|provided\s+(?:that\s+)?|as\s+long\s+as)\b)",
+    re.IGNORECASE,
+)
+#: A number grouped in thousands: "1,625", "162,500.5".
+_THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 
 def _plugged(claims: Sequence[Claim]) -> dict[tuple[int, int], set[str]]:
