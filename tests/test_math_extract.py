@@ -77,6 +77,15 @@ EXTRACTIONS = [
         "3",
         "conclusion",
     ),
+    # a conclusion with no verb to read after states the one number its words hold (real:
+    # Qwen2.5-Math-7B on MATH-500), and nothing where they hold two or none
+    (
+        "Therefore, it will take 4 cylindrical beakers of water to fill the spherical tank.",
+        "4",
+        "conclusion",
+    ),
+    ("So, for n from 1 to 10, we count them all.", None, "none"),
+    ("Thus we need 2x beakers and f(3) more.", None, "none"),
     # ... and where it states nothing, the next rule decides
     ("So, we have:\n$$x=3$$", "x=3", "last_math"),
     ("Thus, $x = 3.5$ holds.", "x = 3.5", "last_math"),

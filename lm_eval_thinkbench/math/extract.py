@@ -70,6 +70,11 @@ _NEXT_STEP_RE = re.compile(
     r"(?m)^[ \t]*(?:#+[ \t]*|\*\*[ \t]*)?(?:step[ \t]*)?\d+[.):][ \t]*(?:\*\*[ \t]*)?"
     r"(?!(?i:final|conclusion|answer|summary|result)\b)(?i:[a-z])"
 )
+#: A number standing alone in a sentence's words: ``4``, ``-2.5``, ``3/4``, ``1,000``; not a part
+#: of a word or formula (``2x``, ``x^2``, ``f(3)``, ``24-hour``).
+_LONE_NUMBER_RE = re.compile(
+    r"(?<![\w.,/^(-])-?\d+(?:,\d{3})*(?:\.\d+)?(?:/\d+)?(?![\w/^)%-]|[.,]\d)"
+)
 #: Longest conclusion value taken: a longer "value" is a clause, not an answer.
 _MAX_CONCLUSION_VALUE = 200
 
@@ -241,12 +246,15 @@ def _conclusion_value(text: str, pos: int) -> tuple[str, int] | None:
     The sentence runs to its first end outside math (``.``/``!``/``?`` before a space, or a
     line break); its value is what follows the last "is"/"are"/"was"/"were"/"equals"/"="
     outside math: "So the number of apples is 5." gives ``5``, "Therefore, the remainder
-    when $n$ is divided by 7 is 3." gives ``3``, and "So, we have:" gives nothing.
+    when $n$ is divided by 7 is 3." gives ``3``, and "So, we have:" gives nothing. A sentence
+    with no such verb gives the one number its words hold, if they hold exactly one ("So it
+    takes 4 beakers." gives ``4``; "So for 3 or 4 ..." nothing).
     """
     end = min(len(text), pos + _VALUE_WINDOW)
     closer = None
     verb_end = None
     plain_from = pos
+    plain: list[tuple[int, int]] = []  # the sentence's text outside math
     for token in _SENTENCE_TOKEN_RE.finditer(text, pos, end):
         tok = token.group()
         if closer is not None:  # inside math only its closing delimiter counts
@@ -254,6 +262,7 @@ def _conclusion_value(text: str, pos: int) -> tuple[str, int] | None:
                 closer, plain_from = None, token.end()
             continue
         verb_end = _last_verb_end(text, plain_from, token.start(), verb_end)
+        plain.append((plain_from, token.start()))
         plain_from = token.end()
         if tok in _MATH_CLOSER:
             closer = _MATH_CLOSER[tok]
@@ -263,8 +272,12 @@ def _conclusion_value(text: str, pos: int) -> tuple[str, int] | None:
     else:
         if closer is None:
             verb_end = _last_verb_end(text, plain_from, end, verb_end)
+            plain.append((plain_from, end))
     if verb_end is None:
-        return None
+        # no verb to read after: a sentence whose words hold one number states it ("Therefore,
+        # it will take 4 cylindrical beakers of water to fill the tank.")
+        numbers = [n for a, b in plain for n in _LONE_NUMBER_RE.findall(text, a, b)]
+        return (numbers[0], end) if len(numbers) == 1 else None
     value_start = run_end(_PHRASE_GAP_RE, text, verb_end)
     value = _math_value(text, value_start)
     value = strip_answer(text[value_start:end] if value is None else value)
