@@ -243,3 +243,24 @@ def test_worker_processes_give_the_records_of_one_process(docs, server, tmp_path
         rows[workers] = (out / "per_sample.jsonl").read_text()
     assert rows[2] == rows[1]
     assert rows[2].count('"locator_error": "judge split failed') == 1
+
+
+def test_a_judge_that_fails_every_call_fails_the_command(docs, tmp_path, capsys):
+    """Nothing listening at the judge's URL: the reports are written, and the command says
+    that every judge call failed and exits 1 instead of 0 with every figure missing."""
+    import socket
+
+    from lm_eval_thinkbench.thinkbench import main
+
+    with socket.socket() as sock:  # a port nothing listens on once the socket is closed
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    inputs = write_plain(tmp_path / "in.jsonl", docs[:3], {})
+    argv = ["analyze", str(inputs), "-o", str(tmp_path / "out"), "--locator", "judge",
+            "--judge-model", "judge", "--judge-base-url", f"http://127.0.0.1:{port}/v1",
+            "--judge-retries", "0", "--no-judge-cache", "--no-plots", "--no-progress",
+            "--workers", "1"]  # fmt: skip
+    assert main(argv) == 1
+    assert "every judge call failed" in capsys.readouterr().err
+    rows = (tmp_path / "out" / "per_sample.jsonl").read_text().splitlines()
+    assert len(rows) == 3 and all(json.loads(r)["locator_error"] for r in rows)

@@ -105,4 +105,14 @@ def run(args: argparse.Namespace) -> int:
             f"{st.retries} retries, {st.failures} failed, {st.prompt_tokens:,} prompt tokens"
         )
     print(f"reports in {options.output}: " + ", ".join(p.name for p in result.files))
+    if result.judge_stats is not None and scored and errors == scored:
+        # every sample's judge call failed: a server that is not there or refuses every call,
+        # not a few bad replies; the reports hold no judge figure, so say so and fail
+        first = next(s.record.locator_error for s in result.scored)
+        print(
+            f"thinkbench analyze: every judge call failed, so the reports hold no figure that"
+            f" needs the judge (the first: {first}); check the judge's URL, model and key",
+            file=sys.stderr,
+        )
+        return 1
     return 0
