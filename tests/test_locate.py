@@ -1865,3 +1865,28 @@ def test_more_real_phrasings_are_read(grader, problem, reasoning, gold, step):
 def test_values_taken_back_and_grouped_numbers(grader, problem, reasoning, gold, step):
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # the asked m^2+n^2 written with superscripts (real: Sky-T1 32B on AMC 2023)
+        (
+            "The area is $\\frac{m}{n}$ in lowest terms. What is $m^2+n^2$?",
+            "The area is 3/2.\n\nSo, m² + n² = 3² + 2² = 9 + 4 = 13.\n\nLet me check the area.\n\n"
+            "The height is 1/2 and the bases 1 and 2.\n\nThe answer is 13.",
+            "13",
+            1,
+        ),
+        # a count in words that is the whole value, "one" too; not "one of them"
+        (
+            "How many ordered pairs $(a,b)$ satisfy the equation?",
+            "It is one of them.\n\nTherefore, the number of ordered pairs is one.",
+            "1",
+            1,
+        ),
+    ],
+)
+def test_superscripts_and_counts_in_words(grader, problem, reasoning, gold, step):
+    found = _first(reasoning, gold, grader, problem)
+    assert found.step_index == step, found

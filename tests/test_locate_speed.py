@@ -6,7 +6,7 @@ import re
 import pytest
 from support.data import r1_reasonings
 
-from lm_eval_thinkbench.locate import asked, claims
+from lm_eval_thinkbench.locate import asked, claims, commit
 from lm_eval_thinkbench.locate.rule import locate_first_correct
 from lm_eval_thinkbench.math.grader import FirstMatch
 from lm_eval_thinkbench.steps import split_separator
@@ -404,8 +404,9 @@ def test_a_name_opens_its_noun_phrase_with_the_just_when_it_opens_with_the():
 
 def test_a_key_keeps_the_digits_of_its_text_in_order():
     """``_restates`` settles a claim whose digits are no run of the problem's without its key:
-    right only while ``name_key`` keeps every ASCII digit of a text, in order, and adds none,
-    on real claim texts and names and random ones of what the key drops and rewrites."""
+    right only while ``name_key`` keeps every ASCII digit of a text, in order, writes a
+    superscript as its digit (``m²`` is ``m^2``) and adds no other, on real claim texts and
+    names and random ones of what the key drops and rewrites."""
     texts = r1_reasonings()[:3]
     names = {t[c.start : c.end] for t in texts for c in claims.read(t).claims}
     names |= {n for t in texts for c in claims.read(t).claims for n in c.names}
@@ -417,7 +418,9 @@ def test_a_key_keeps_the_digits_of_its_text_in_order():
     names |= {"".join(rng.choices(pieces, k=rng.randint(1, 12))) for _ in range(20_000)}
     digits = re.compile(r"[^0-9]+")
     for name in names:
-        assert digits.sub("", asked.name_key(name)) == digits.sub("", name), name
+        written = digits.sub("", name.translate(asked.SUPERSCRIPT_DIGITS))
+        assert digits.sub("", asked.name_key(name)) == written, name
+        assert commit._digits(name) == written, name
     assert sum(bool(digits.sub("", n)) for n in names) > 10_000
 
 

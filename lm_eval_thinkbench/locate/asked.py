@@ -60,12 +60,15 @@ _MEMO = 1 << 14
 
 #: A symbol written as itself and as its LaTeX command names one thing: a problem's
 #: ``$\\square$`` is the trace's "□", its ``$\\theta$`` the trace's "θ".
+#: The digits a key writes for a superscript: ``name_key("m²")`` is ``m^2``.
+SUPERSCRIPT_DIGITS = str.maketrans({"²": "2", "³": "3"})
 _UNICODE_SYMBOLS = str.maketrans(
     {
         "□": "\\square", "△": "\\triangle", "◇": "\\diamond", "⋄": "\\diamond",
         "♣": "\\clubsuit", "♦": "\\diamondsuit", "♥": "\\heartsuit", "♠": "\\spadesuit",
         "○": "\\circ", "θ": "\\theta", "α": "\\alpha", "β": "\\beta", "γ": "\\gamma",
         "π": "\\pi", "φ": "\\phi", "ω": "\\omega", "λ": "\\lambda", "μ": "\\mu",
+        "²": "^2", "³": "^3", "·": "*", "×": "*",  # "m² + n²" names m^2+n^2
     }
 )  # fmt: skip
 

@@ -1617,7 +1617,7 @@ def _add(
         start = head if head >= 0 else terms[0].start
     boxed = _BOXED.search(text, value_tok.start, value_tok.end)
     cleaned = _unbox(value_text)
-    cleaned = COUNT_WORDS.get(cleaned.lower(), cleaned)  # "two y-intercepts": 2
+    cleaned = _BARE_COUNTS.get(cleaned.lower(), cleaned)  # "two y-intercepts": 2
     written = _WORD_VALUE.fullmatch(value_text)  # "an ellipse", read as \\text{ellipse}
     if written and not text.startswith(value_text, value_start):
         end = value_start + len(written.group(1))
@@ -1704,6 +1704,9 @@ def _value_of(
     counted = _COUNT_WORD.match(raw)
     if counted:  # "two y-intercepts": a count in words, with the plural noun it counts
         return counted.start("count"), counted.group("count"), counted.group("unit")
+    bare = _BARE_COUNT.fullmatch(raw)
+    if bare:  # "... is one.": a count in words with nothing after it
+        return bare.start("count"), bare.group("count"), None
     kept_end = None
     open_operator = False  # "2 times" ends in an operator: not yet a value
     for w in _NON_SPACE.finditer(raw):  # lazily: the run ends soon
@@ -1754,6 +1757,12 @@ _COUNTS = (
     "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
 )  # fmt: skip
 COUNT_WORDS = {w: str(n) for n, w in enumerate(_COUNTS, start=2)}
+#: A count in words that is the whole value, "one" too: "the number of ordered pairs is one.",
+#: "the minimum number of turns is four." (not "one of them", "one solution").
+_BARE_COUNT = re.compile(
+    r"(?i)\s*(?:(?:exactly|only|just)\s+)?(?P<count>one|" + "|".join(COUNT_WORDS) + r")[.!;]?\s*"
+)
+_BARE_COUNTS = {"one": "1", **COUNT_WORDS}
 #: A count in words and the plural noun it counts, with up to two adjectives.
 _COUNT_WORD = re.compile(
     r"(?i)\s*(?:(?:exactly|only|just)\s+)?(?P<count>" + "|".join(COUNT_WORDS) + r")\s+"

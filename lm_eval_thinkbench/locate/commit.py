@@ -47,6 +47,7 @@ from functools import lru_cache
 
 from lm_eval_thinkbench.locate.asked import (
     GENERIC,
+    SUPERSCRIPT_DIGITS,
     Asked,
     apposed_names,
     asked_names,
@@ -690,18 +691,23 @@ def _given(condition: str | None, problem_key: str) -> bool:
     return bool(key) and len(key) >= 3 and key in problem_key
 
 
+def _digits(text: str) -> str:
+    """The digits ``name_key(text)`` keeps, in order: its ASCII digits and superscripts."""
+    return _NOT_DIGIT.sub("", text if text.isascii() else text.translate(SUPERSCRIPT_DIGITS))
+
+
 def _restates(reasoning: str, claim: Claim, problem_key: str, problem_digits: str) -> bool:
     """Whether the claim's text occurs in the problem (a given, restated), or its relation does
     with words before it ("Using the property \\(\\omega^3 = 1\\)" when the problem says
     "$\\omega^3 = 1$").
 
-    A key keeps its text's digits (:data:`_NOT_DIGIT`), so a text or relation whose digits are
+    A key keeps its text's digits (:func:`_digits`), so a text or relation whose digits are
     no run of the problem's (``problem_digits``) occurs in no part of it: most are settled so,
     without their keys."""
     if not problem_key:
         return False
     text = reasoning[claim.start : claim.end]
-    if _NOT_DIGIT.sub("", text) in problem_digits:
+    if _digits(text) in problem_digits:
         key = name_key(text)
         if len(key) >= 3 and key in problem_key:
             return True
@@ -712,7 +718,7 @@ def _restates(reasoning: str, claim: Claim, problem_key: str, problem_digits: st
         given += re.escape(word.group(1).lower())
         if re.search(given, problem_key.lower()):  # problem says "let g(x) be an even function"
             return True
-    if not left or _NOT_DIGIT.sub("", left + claim.value) not in problem_digits:
+    if not left or _digits(left + claim.value) not in problem_digits:
         return False
     relation = name_key(f"{left}={claim.value}")
     if len(relation) < 4 or relation not in problem_key:
