@@ -1890,3 +1890,18 @@ def test_values_taken_back_and_grouped_numbers(grader, problem, reasoning, gold,
 def test_superscripts_and_counts_in_words(grader, problem, reasoning, gold, step):
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # "How many ... satisfy": the number of solutions is the asked count (real: Sky-T1 32B)
+        ("Case z = 0 gives one.\n\nTherefore, in total, there are \\( 1 + 6 = 7 \\) solutions.", 1),
+        # but "the solution" names one of them, not their number
+        ("The solution is 7.\n\nI should check it against the equation.", None),
+    ],
+)
+def test_a_question_counting_solutions_asks_for_their_number(grader, reasoning, step):
+    problem = "How many complex numbers satisfy the equation $z^5=\\overline{z}$?"
+    found = _first(reasoning, "7", grader, problem)
+    assert found.step_index == step, found

@@ -257,6 +257,9 @@ class Asked:
     #: The generic word a question's asked phrase opens with, when it names one quantity
     #: ("What is the sum of ...": "sum"), which then names it alone ("the sum is 2107").
     heads: frozenset[str] = frozenset()
+    #: Whether the question counts the solutions of an equation ("How many ... satisfy"), so
+    #: that "the number of solutions" names the asked count.
+    solutions: bool = False
     #: What the methods marked :func:`_per_name` answered, by method and name: a trace gives
     #: the same few names in claim after claim and alias after alias, and each answer takes a
     #: dozen look-ups and regex passes.
@@ -290,6 +293,8 @@ class Asked:
         if spelled := _TEXT_NAME.fullmatch(name):  # "\text{Profit} = 93 - 15 = 78"
             name = spelled["words"]
         words = content_words(name)
+        if self.solutions and words == _SOLUTIONS:
+            return True
         specific = words - GENERIC
         if not specific:
             # "the sum is 2107" for "What is the sum of all of the multiples of 7 ...?": the
@@ -589,6 +594,14 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
     return math, words
 
 
+#: A "how many" question about what satisfies an equation counts its solutions: "there are 7
+#: solutions" answers "How many complex numbers satisfy the equation ...?" (but "the solution"
+#: alone names one of them, not their number).
+_COUNTS_SOLUTIONS = re.compile(
+    r"(?i)\bhow\s+many\b[^.?]*\b(?:satisf(?:y|ies)|solutions?\s+(?:to|of)|solve)\b"
+)
+_SOLUTIONS = content_words("number of solutions")
+
 #: What a conversion asks for: "Convert the point $(0,3)$ in rectangular coordinates to polar
 #: coordinates" asks for the polar coordinates, not the point.
 _CONVERT_TO = re.compile(
@@ -667,7 +680,8 @@ def asked_names(
     context = frozenset().union(*(content_words(s) for s in questions))
     indices = frozenset(m.group(1) for s in questions for m in _ORDINAL_TERM.finditer(s))
     heads = frozenset(m.group(1).lower() for s in questions for m in _TOTAL_ASKED.finditer(s))
-    asked = Asked(frozenset(math), tuple(words), direct, context, indices, heads)
+    solutions = any(_COUNTS_SOLUTIONS.search(s) for s in questions)
+    asked = Asked(frozenset(math), tuple(words), direct, context, indices, heads, solutions)
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
     # each distinct chain once (a trace repeats its chains; the sets below are the same), and
@@ -689,7 +703,7 @@ def asked_names(
             new_math |= symbols
             new_words |= phrases
     words_all = (*asked.words, *(new_words - set(asked.words)))
-    return Asked(asked.math | new_math, words_all, direct, context, indices, heads)
+    return Asked(asked.math | new_math, words_all, direct, context, indices, heads, solutions)
 
 
 _THE = re.compile(r"(?i)the\s")
