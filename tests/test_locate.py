@@ -1905,3 +1905,18 @@ def test_a_question_counting_solutions_asks_for_their_number(grader, reasoning, 
     problem = "How many complex numbers satisfy the equation $z^5=\\overline{z}$?"
     found = _first(reasoning, "7", grader, problem)
     assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # a header with no article names the computation after it (real: Sky-T1 32B on AMC)
+        ("Count each size.\n\nTotal subsets: \\( 1 + 10 + 36 + 56 + 35 + 6 = 144 \\)", 1),
+        # "So we have:" names nothing, and an unnamed sum is no count until something adopts it
+        ("Count each size.\n\nSo we have: 1 + 10 + 36 + 56 + 35 + 6 = 144", None),
+    ],
+)
+def test_a_header_without_article_names_its_computation(grader, reasoning, step):
+    problem = "How many nonempty subsets $B$ of $\\{0, 1, 2, \\ldots, 12\\}$ have this property?"
+    found = _first(reasoning, "144", grader, problem)
+    assert found.step_index == step, found

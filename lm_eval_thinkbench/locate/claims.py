@@ -1442,7 +1442,14 @@ _RELATIVE_MARK = re.compile(
 
 
 #: A short noun phrase: "the constant terms", "the sum of the digits".
-_HEADER_PHRASE = re.compile(r"(?i)the\s+(?:[a-z][a-z-]*\s+){0,5}[a-z][a-z-]*")
+#: A header's noun phrase: one that opens with "the", or, without an article, with a word that
+#: names a quantity ("Total subsets: 1 + 10 + 36 = 47", "Area of the triangle: ...", not "So we
+#: have:" or "Check:").
+_HEADER_PHRASE = re.compile(
+    r"(?i)(?:the\s+(?:[a-z][a-z-]*\s+){0,5}"
+    r"|(?:total|sum|number|count|product|area|volume|perimeter|probability)\s+"
+    r"(?:[a-z][a-z-]*\s+){0,4})[a-z][a-z-]*"
+)
 
 
 def _header(text: str, clause: Sequence[_Tok], sentence_start: int) -> str | None:
