@@ -1920,3 +1920,18 @@ def test_a_header_without_article_names_its_computation(grader, reasoning, step)
     problem = "How many nonempty subsets $B$ of $\\{0, 1, 2, \\ldots, 12\\}$ have this property?"
     found = _first(reasoning, "144", grader, problem)
     assert found.step_index == step, found
+
+
+def test_a_symbol_defined_in_a_list_names_the_asked_quantity(grader):
+    """ "Let's define: - x as the number of questions Frank answered correctly." (real:
+    Qwen2.5-14B-Instruct): x = 56 is the asked count; y, defined beside it, is not."""
+    problem = "How many of the questions did Frank answer correctly?"
+    reasoning = (
+        "Let's define:\n- \\( x \\) as the number of questions Frank answered correctly.\n"
+        "- \\( y \\) as the number of questions Frank answered incorrectly.\n\n"
+        "Then \\( y = 56 - 32 = 24 \\)... no, first solve for x.\n\n"
+        "Divide both sides by 7 to solve for \\( x \\):\n\\[\nx = 56\n\\]\n\n"
+        "Check the score: it works.\n\nThe number of questions answered correctly is 56."
+    )
+    found = _first(reasoning, "56", grader, problem)
+    assert found.step_index == 2, found

@@ -727,15 +727,20 @@ _DENOTED_SYMBOL = (
 )
 #: The model naming a quantity by a symbol of its own in so many words: "Let's denote the
 #: total number of students as \( x \)", "let \( n \) be the number of coins", "Let the
-#: smaller integer be x". The words run to the clause's end.
+#: smaller integer be x", and in a list of definitions, "Let's define: - \( x \) as the number
+#: of questions Frank answered correctly." The words run to the clause's end.
 _DENOTED = re.compile(
-    r"(?i)(?=[dl])\b(?:denote\s+(?:the\s+)?(?P<w1>[a-z][^.,;:\n$\\]{1,60}?)\s+(?:as|by)\s+"
+    r"(?i)(?=[dl]|-|\*|•)(?:\bdenote\s+(?:the\s+)?(?P<w1>[a-z][^.,;:\n$\\]{1,60}?)\s+(?:as|by)\s+"
     + _DENOTED_SYMBOL.format("a")
-    + r"|let\s+"
+    + r"|\blet\s+"
     + _DENOTED_SYMBOL.format("b")
     + r"\s+(?:be|denote|represent)\s+(?:the\s+)?(?P<w2>[a-z][^.,;:\n$\\]{1,60}?)(?=\s*[.,;:\n])"
-    + r"|let\s+the\s+(?P<w3>[a-z][^.,;:\n$\\]{1,60}?)\s+be\s+"
+    + r"|\blet\s+the\s+(?P<w3>[a-z][^.,;:\n$\\]{1,60}?)\s+be\s+"
     + _DENOTED_SYMBOL.format("c")
+    + r"|(?<![^\n \t])[-*•][ \t]*"
+    + _DENOTED_SYMBOL.format("d")
+    + r"[ \t]+(?:as|is|be|denotes?|represents?|for|:)[ \t]+(?:the\s+)?"
+    + r"(?P<w4>[a-z][^.,;:\n$\\]{1,60}?)(?=\s*[.,;:\n])"
     + r")"
 )
 
@@ -761,8 +766,8 @@ def apposed_names(reasoning: str, asked: Asked, free: Iterable[str] = ()) -> fro
         found.add(key)
         break
     for m in _DENOTED.finditer(reasoning, 0, _SETUP_CHARS):
-        symbol = next(m[g] for g in ("a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2", "c3") if m[g])
-        words = m["w1"] or m["w2"] or m["w3"]
+        symbol = next(m[f"{g}{i}"] for g in "abcd" for i in "123" if m[f"{g}{i}"])
+        words = m["w1"] or m["w2"] or m["w3"] or m["w4"]
         key = name_key(symbol.strip())
         if not _SYMBOL.fullmatch(key) or key in skip or not asked.matches(words):
             continue
