@@ -1780,6 +1780,9 @@ _BOX = (
     " $12$ edges of $P$ is $13$, and the volume of $P$ is $\\frac{1}{2}$. The longest diagonal"
     " is $\\frac{m}{n}$. What is $m+n$?"
 )
+_SATISFY = "How many complex numbers satisfy the equation $z^5=\\overline{z}$?"
+_SUBSETS = "How many nonempty subsets $B$ of $\\{0, 1, 2, \\ldots, 12\\}$ have this property?"
+_FRANK = "How many of the questions did Frank answer correctly?"
 
 
 @pytest.mark.parametrize(
@@ -1803,16 +1806,6 @@ _BOX = (
             0,
         ),
         ("Find $x$, where $x \\neq 0$.", "The problem states that x ≠ 0, so x = 5.", "5", 0),
-    ],
-)
-def test_givens_restated_in_other_words_are_not_commitments(grader, problem, reasoning, gold, step):
-    found = _first(reasoning, gold, grader, problem)
-    assert found.step_index == step, found
-
-
-@pytest.mark.parametrize(
-    ("problem", "reasoning", "gold", "step"),
-    [
         # an adverb between the modal and "be" (real: Sky-T1 on Minerva-Math)
         (
             "Calculate the free trade equilibrium price of barley, in dollars per bushel.",
@@ -1829,16 +1822,6 @@ def test_givens_restated_in_other_words_are_not_commitments(grader, problem, rea
             "\\sqrt{2}\\cos(2t-\\pi/4)",
             1,
         ),
-    ],
-)
-def test_more_real_phrasings_are_read(grader, problem, reasoning, gold, step):
-    found = _first(reasoning, gold, grader, problem)
-    assert found.step_index == step, found
-
-
-@pytest.mark.parametrize(
-    ("problem", "reasoning", "gold", "step"),
-    [
         # a value taken back in its own sentence (real: Sky-T1 32B on AMC 2023)
         (
             "What is the product of all solutions?",
@@ -1860,16 +1843,6 @@ def test_more_real_phrasings_are_read(grader, problem, reasoning, gold, step):
             "1625",
             1,
         ),
-    ],
-)
-def test_values_taken_back_and_grouped_numbers(grader, problem, reasoning, gold, step):
-    found = _first(reasoning, gold, grader, problem)
-    assert found.step_index == step, found
-
-
-@pytest.mark.parametrize(
-    ("problem", "reasoning", "gold", "step"),
-    [
         # the asked m^2+n^2 written with superscripts (real: Sky-T1 32B on AMC 2023)
         (
             "The area is $\\frac{m}{n}$ in lowest terms. What is $m^2+n^2$?",
@@ -1885,53 +1858,40 @@ def test_values_taken_back_and_grouped_numbers(grader, problem, reasoning, gold,
             "1",
             1,
         ),
+        # "How many ... satisfy": the number of solutions is the asked count (real: Sky-T1 32B)
+        (
+            _SATISFY,
+            "Case z = 0 gives one.\n\nTherefore, in total, there are \\( 1 + 6 = 7 \\) solutions.",
+            "7",
+            1,
+        ),
+        # but "the solution" names one of them, not their number
+        (_SATISFY, "The solution is 7.\n\nI should check it against the equation.", "7", None),
+        # a header with no article names the computation after it (real: Sky-T1 32B on AMC)
+        (
+            _SUBSETS,
+            "Count each size.\n\nTotal subsets: \\( 1 + 10 + 36 + 56 + 35 + 6 = 144 \\)",
+            "144",
+            1,
+        ),
+        # "So we have:" names nothing, and an unnamed sum is no count until something adopts it
+        (_SUBSETS, "Count each size.\n\nSo we have: 1 + 10 + 36 + 56 + 35 + 6 = 144", "144", None),
+        # a symbol defined in a bulleted list names the asked quantity (real:
+        # Qwen2.5-14B-Instruct); y, defined beside it, does not
+        (
+            _FRANK,
+            "Let's define:\n- \\( x \\) as the number of questions Frank answered correctly.\n"
+            "- \\( y \\) as the number of questions Frank answered incorrectly.\n\n"
+            "Then \\( y = 56 - 32 = 24 \\)... no, first solve for x.\n\n"
+            "Divide both sides by 7 to solve for \\( x \\):\n\\[\nx = 56\n\\]\n\n"
+            "Check the score: it works.\n\nThe number of questions answered correctly is 56.",
+            "56",
+            2,
+        ),
     ],
 )
-def test_superscripts_and_counts_in_words(grader, problem, reasoning, gold, step):
+def test_phrasings_of_models_first_met_in_held_out_15_to_20(grader, problem, reasoning, gold, step):
+    """Each rule added for the misses of the sets annotated on models outside shared/, with
+    its false-positive twin where it has one."""
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found
-
-
-@pytest.mark.parametrize(
-    ("reasoning", "step"),
-    [
-        # "How many ... satisfy": the number of solutions is the asked count (real: Sky-T1 32B)
-        ("Case z = 0 gives one.\n\nTherefore, in total, there are \\( 1 + 6 = 7 \\) solutions.", 1),
-        # but "the solution" names one of them, not their number
-        ("The solution is 7.\n\nI should check it against the equation.", None),
-    ],
-)
-def test_a_question_counting_solutions_asks_for_their_number(grader, reasoning, step):
-    problem = "How many complex numbers satisfy the equation $z^5=\\overline{z}$?"
-    found = _first(reasoning, "7", grader, problem)
-    assert found.step_index == step, found
-
-
-@pytest.mark.parametrize(
-    ("reasoning", "step"),
-    [
-        # a header with no article names the computation after it (real: Sky-T1 32B on AMC)
-        ("Count each size.\n\nTotal subsets: \\( 1 + 10 + 36 + 56 + 35 + 6 = 144 \\)", 1),
-        # "So we have:" names nothing, and an unnamed sum is no count until something adopts it
-        ("Count each size.\n\nSo we have: 1 + 10 + 36 + 56 + 35 + 6 = 144", None),
-    ],
-)
-def test_a_header_without_article_names_its_computation(grader, reasoning, step):
-    problem = "How many nonempty subsets $B$ of $\\{0, 1, 2, \\ldots, 12\\}$ have this property?"
-    found = _first(reasoning, "144", grader, problem)
-    assert found.step_index == step, found
-
-
-def test_a_symbol_defined_in_a_list_names_the_asked_quantity(grader):
-    """ "Let's define: - x as the number of questions Frank answered correctly." (real:
-    Qwen2.5-14B-Instruct): x = 56 is the asked count; y, defined beside it, is not."""
-    problem = "How many of the questions did Frank answer correctly?"
-    reasoning = (
-        "Let's define:\n- \\( x \\) as the number of questions Frank answered correctly.\n"
-        "- \\( y \\) as the number of questions Frank answered incorrectly.\n\n"
-        "Then \\( y = 56 - 32 = 24 \\)... no, first solve for x.\n\n"
-        "Divide both sides by 7 to solve for \\( x \\):\n\\[\nx = 56\n\\]\n\n"
-        "Check the score: it works.\n\nThe number of questions answered correctly is 56."
-    )
-    found = _first(reasoning, "56", grader, problem)
-    assert found.step_index == 2, found
