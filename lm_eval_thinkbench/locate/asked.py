@@ -58,10 +58,10 @@ _RELATION = re.compile(r"=|<|>|\\[lg]eq?\b|\\neq?\b|\\in\b|≤|≥")
 _MEMO = 1 << 14
 
 
-#: A symbol written as itself and as its LaTeX command names one thing: a problem's
-#: ``$\\square$`` is the trace's "□", its ``$\\theta$`` the trace's "θ".
 #: The digits a key writes for a superscript: ``name_key("m²")`` is ``m^2``.
 SUPERSCRIPT_DIGITS = str.maketrans({"²": "2", "³": "3"})
+#: A symbol written as itself and as its LaTeX command names one thing: a problem's
+#: ``$\\square$`` is the trace's "□", its ``$\\theta$`` the trace's "θ".
 _UNICODE_SYMBOLS = str.maketrans(
     {
         "□": "\\square", "△": "\\triangle", "◇": "\\diamond", "⋄": "\\diamond",

@@ -1441,10 +1441,9 @@ _RELATIVE_MARK = re.compile(
 )
 
 
-#: A short noun phrase: "the constant terms", "the sum of the digits".
 #: A header's noun phrase: one that opens with "the", or, without an article, with a word that
-#: names a quantity ("Total subsets: 1 + 10 + 36 = 47", "Area of the triangle: ...", not "So we
-#: have:" or "Check:").
+#: names a quantity ("the constant terms", "the sum of the digits", "Total subsets: 1 + 10 + 36
+#: = 47", "Area of the triangle: ...", not "So we have:" or "Check:").
 _HEADER_PHRASE = re.compile(
     r"(?i)(?:the\s+(?:[a-z][a-z-]*\s+){0,5}"
     r"|(?:total|sum|number|count|product|area|volume|perimeter|probability)\s+"

@@ -501,7 +501,6 @@ def _candidates(
     openers: list[_Opener] = []
     plugged = _plugged(claims)
     rate = asked_rate(problem)
-    thousands = "," not in gold  # a value grouped in thousands is one number then
     for claim in claims:
         flags = claim.flags
         if "boxed" in flags:  # "the direction she is facing when she finishes is \\boxed{east}"
@@ -522,8 +521,6 @@ def _candidates(
         if kind == "open" and rate and _followed_by(reasoning, claim.end, rate):
             kind = "asked"  # "... equals 4 inches per second" for "... in inches per second?"
         value = claim.value
-        if thousands and _THOUSANDS.fullmatch(value):
-            value = value.replace(",", "")  # "1,625 cm²" for the gold 1625, not a pair
         if option and value.lower() == f"\\text{{{option}}}":
             value = gold  # "a hyperbola" when the problem lists "(E) Hyperbola"
         left = claim.lhs or claim.prev
@@ -560,8 +557,6 @@ _AFTER_VALUE = re.compile(
     r"|[^.;]*?\b(?:only\s+if|provided\s+(?:that\s+)?|as\s+long\s+as)\b)",
     re.IGNORECASE,
 )
-#: A number grouped in thousands: "1,625", "162,500.5".
-_THOUSANDS = re.compile(r"-?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 
 
 def _plugged(claims: Sequence[Claim]) -> dict[tuple[int, int], set[str]]:
@@ -740,7 +735,7 @@ _ASKING = re.compile(
 #: Where a given's clause ends inside a sentence.
 _GIVEN_BREAK = re.compile(r"[;,](?!\d)")
 #: A number a clause states as a value: "is $13$", "= 1/2", "equals 7".
-_STATED = re.compile(r"(?:\bis|\bare|\bwas|\bwere|\bequals?|=)\s*(-?\d+(?:\.\d+)?(?:/\d+)?)\b")
+_STATED = re.compile(rf"(?:\bis|\bare|\bwas|\bwere|\bequals?|=)\s*({_PLAIN_NUMBER.pattern})\b")
 _COMMAND = re.compile(r"\\[A-Za-z]+")
 #: Math delimiters and dollar signs, escaped or not: no part of a stated number.
 _DOLLAR = re.compile(r"\\?\$")
