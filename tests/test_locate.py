@@ -1895,3 +1895,76 @@ def test_phrasings_of_models_first_met_in_held_out_15_to_20(grader, problem, rea
     its false-positive twin where it has one."""
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found
+
+
+_LOGS = "There exist real numbers $x$ and $y$ with $\\log_x(y^x)=\\log_y(x^{4y})=10$. Find $xy$."
+_TOKENS = "Find the number of positive integers $n$ at most $2024$ for which Bob wins."
+_AYA = "Find the number of minutes the walk takes her, including the $t$ minutes in the shop."
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # "if" before a relation found earlier draws a consequence (real: Sky-T1 32B, AIME)
+        (
+            _LOGS,
+            "So \\(y = \\frac{25}{x}\\).\n\n"
+            "If \\(y = \\frac{25}{x}\\), then \\(xy = x \\cdot \\frac{25}{x} = 25\\).",
+            "25",
+            1,
+        ),
+        # before any such finding, "if" poses a hypothesis
+        (
+            _LOGS,
+            "Let me guess a relation.\n\n"
+            "If \\(y = \\frac{25}{x}\\), then \\(xy = x \\cdot \\frac{25}{x} = 25\\).",
+            "25",
+            None,
+        ),
+        # the count of the question's variable, qualified by a relative clause with relations
+        # and "or" of its own (real: Sky-T1 32B, AIME)
+        (
+            _TOKENS,
+            "Count each class.\n\n"
+            "So, total number of n ≤ 2024 where n ≡ 0 or 2 mod 5 is 404 + 405 = 809.\n\nCheck.",
+            "809",
+            1,
+        ),
+        # a count of another letter is not the asked one
+        (
+            _TOKENS,
+            "Count each class.\n\n"
+            "So, total number of k ≤ 2024 where k ≡ 0 or 2 mod 5 is 404 + 405 = 809.\n\nCheck.",
+            "809",
+            None,
+        ),
+        # a total after the values it sums is no item of a list (real: Sky-T1 32B, AIME)
+        (
+            _AYA,
+            "It takes 3.4 hours.\n\n"
+            "First, 3 hours is 180 minutes, plus 24 minutes, totaling 204 minutes.\n\nCheck.",
+            "204",
+            1,
+        ),
+        (
+            _AYA,
+            "It takes 3.4 hours.\n\n"
+            "So, 3 hours is 180 minutes, plus 24 minutes, equals 204 minutes.\n\nCheck.",
+            "204",
+            1,
+        ),
+        # without such a word, the three numbers of minutes are a list
+        (
+            _AYA,
+            "It takes 3.4 hours.\n\n"
+            "First, 3 hours is 180 minutes, plus 24 minutes, 204 minutes.\n\nCheck.",
+            "204",
+            None,
+        ),
+    ],
+)
+def test_phrasings_first_met_in_held_out_22(grader, problem, reasoning, gold, step):
+    """The rules added for held-out 22's misses (eleven checkpoints of a Sky-T1 32B model on
+    AIME 2024), each with its false-positive twin."""
+    found = _first(reasoning, gold, grader, problem)
+    assert found.step_index == step, found

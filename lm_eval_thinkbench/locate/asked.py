@@ -260,6 +260,10 @@ class Asked:
     #: Whether the question counts the solutions of an equation ("How many ... satisfy"), so
     #: that "the number of solutions" names the asked count.
     solutions: bool = False
+    #: The variables whose values the question counts ("the number of positive integers $n$
+    #: ...", "How many integers $k$ ..."), so that "the number of n ... is 809" names the
+    #: asked count however the trace qualifies its n.
+    counted: frozenset[str] = frozenset()
     #: What the methods marked :func:`_per_name` answered, by method and name: a trace gives
     #: the same few names in claim after claim and alias after alias, and each answer takes a
     #: dozen look-ups and regex passes.
@@ -294,6 +298,8 @@ class Asked:
             name = spelled["words"]
         words = content_words(name)
         if self.solutions and words == _SOLUTIONS:
+            return True
+        if self.counted and (count := _COUNT_OF.match(name)) and count[1] in self.counted:
             return True
         specific = words - GENERIC
         if not specific:
@@ -601,6 +607,18 @@ _COUNTS_SOLUTIONS = re.compile(
     r"(?i)\bhow\s+many\b[^.?]*\b(?:satisf(?:y|ies)|solutions?\s+(?:to|of)|solve)\b"
 )
 _SOLUTIONS = content_words("number of solutions")
+#: A question that counts the values of a variable: "the number of positive integers $n$",
+#: "How many ordered pairs $(a, b)$" does not (no one letter), nor "the number of ways".
+_COUNTS_VARIABLE = re.compile(
+    r"(?i)\b(?:number\s+of|how\s+many)\s+(?:[a-z-]+\s+){0,3}"
+    r"(?:\$\s*([a-z])\s*\$|\\\(\s*([a-z])\s*\\\)|(?<!\ba\s)([b-z])(?=[\s,.;]))"
+)
+#: A name that counts a variable's values: "the total number of n ≤ 2024 where ...", "the
+#: number of such \\(k\\)".
+_COUNT_OF = re.compile(
+    r"(?i)(?:the\s+)?(?:total\s+)?number\s+of\s+(?:(?:such|valid|possible|these|those|all"
+    r"|the|good|winning|losing)\s+)?(?:\$|\\\()?\s*([a-z])(?![A-Za-z])"
+)
 
 #: What a conversion asks for: "Convert the point $(0,3)$ in rectangular coordinates to polar
 #: coordinates" asks for the polar coordinates, not the point.
@@ -681,7 +699,12 @@ def asked_names(
     indices = frozenset(m.group(1) for s in questions for m in _ORDINAL_TERM.finditer(s))
     heads = frozenset(m.group(1).lower() for s in questions for m in _TOTAL_ASKED.finditer(s))
     solutions = any(_COUNTS_SOLUTIONS.search(s) for s in questions)
-    asked = Asked(frozenset(math), tuple(words), direct, context, indices, heads, solutions)
+    counted = frozenset(
+        next(filter(None, m.groups())) for s in questions for m in _COUNTS_VARIABLE.finditer(s)
+    )
+    asked = Asked(
+        frozenset(math), tuple(words), direct, context, indices, heads, solutions, counted
+    )
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
     # each distinct chain once (a trace repeats its chains; the sets below are the same), and
@@ -703,7 +726,9 @@ def asked_names(
             new_math |= symbols
             new_words |= phrases
     words_all = (*asked.words, *(new_words - set(asked.words)))
-    return Asked(asked.math | new_math, words_all, direct, context, indices, heads, solutions)
+    return Asked(
+        asked.math | new_math, words_all, direct, context, indices, heads, solutions, counted
+    )
 
 
 _THE = re.compile(r"(?i)the\s")

@@ -951,7 +951,7 @@ def _qualifying_bound(
 
 
 def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state: _State) -> None:
-    toks = _tokens(text, start, end, spans, state.joins, state.folded)
+    toks = _relative_clause(text, _tokens(text, start, end, spans, state.joins, state.folded))
     flags = sentence_flags(text[start:end])
     first = len(state.claims)
     clause: list[_Tok] = []
@@ -1017,7 +1017,54 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
             if not text[last.end : tok.start].strip() and not text[tok.end : end].strip():
                 state.claims[-1] = _with(last, "header")  # "n = 4:" opens a trial
     _unhedge_solved(state.claims, solved)
-    _mark_lists(state, first, segments)
+    _mark_lists(text, state, first, segments)
+
+
+def _relative_clause(text: str, toks: list[_Tok]) -> list[_Tok]:
+    """``toks`` with a counted subject's relative clause read into the subject: "the total
+    number of n ≤ 2024 where n ≡ 0 or 2 mod 5 is 404 + 405 = 809", "the number of $n$ such
+    that $n \\equiv 1$ is 7". The relations and "or" between the relative word and the
+    sentence's first "is" or "are" qualify the noun phrase; read as links and breaks, they
+    would make "n ≡ 0" a claim and 809 an option of "2 mod 5". Most sentences have no
+    relative word, settled by one scan."""
+    first = next((i for i, t in enumerate(toks) if t.kind != "break"), None)
+    if first is None or toks[first].kind != "term" or toks[first].math:
+        return toks
+    if not _COUNTED.match(_without_lead(text[toks[first].start : toks[first].end].lstrip())):
+        return toks
+    relative = None
+    for i in range(first, len(toks)):
+        tok = toks[i]
+        if tok.kind == "link" or (tok.kind == "break" and tok.what not in ("ineq", "where")):
+            return toks  # the subject ended before any relative clause
+        if (tok.kind == "break" and tok.what == "where") or (
+            tok.kind == "term" and _RELATIVE_MARK.search(text, tok.start, tok.end)
+        ):
+            relative = i
+            break
+    if relative is None:
+        return toks
+    for copula in range(relative + 1, len(toks) - 1):
+        tok = toks[copula]
+        if tok.kind == "link" and text[tok.start : tok.end].strip().lower() in ("is", "are"):
+            break
+        if tok.kind == "break" and tok.what not in ("or", "ineq"):
+            return toks
+    else:
+        return toks
+    if toks[copula + 1].kind != "term" or all(t.kind == "term" for t in toks[relative + 1 : copula]):
+        return toks  # nothing to read into the subject: a copula of the clause's own follows
+    pieces = tuple(
+        piece
+        for tok in toks[first:copula]
+        for piece in (tok.pieces if tok.kind == "term" else ((tok.start, tok.end, False),))
+    )
+    subject = _Tok("term", toks[first].start, toks[copula - 1].end, pieces=pieces)
+    return [*toks[:first], subject, *toks[copula:]]
+
+
+#: A subject that counts or sums what its relative clause selects.
+_COUNTED = re.compile(r"(?i)(?:the\s+)?(?:total\s+)?(?:number|count|sum|product)\s+of\b")
 
 
 _INTEGER_FRACTION = re.compile(r"(-?)(?:\\[dt]?frac\{(\d+)\}\{(\d+)\}|(\d+)/(\d+))")
@@ -1131,25 +1178,36 @@ def _with(claim: Claim, flag: str) -> Claim:
     return replace(claim, flags=claim.flags | {flag})
 
 
-def _mark_lists(state: _State, since: int, segments: Sequence[int]) -> None:
+def _mark_lists(text: str, state: _State, since: int, segments: Sequence[int]) -> None:
     """Several values for the same name (or variable, see :func:`_list_key`) in one part of a
     sentence ("x = 6, x = 1, and x = -2") are a list of solutions or candidates, not a
     commitment to one; "but x = 1 is smaller" after such a list is a part of its own. A
     formula in other variables is no value of its own ("b = -a/2, so b = -(-2)/2 = 1" gives b
-    one value), and a fraction is its value (``\\frac{30}{5}`` and 6 are one)."""
+    one value), and a fraction is its value (``\\frac{30}{5}`` and 6 are one). A value after
+    "totaling" or "for a total of" is the sum of the ones before it, no item of a list ("180
+    minutes, plus 24 minutes, totaling 204 minutes")."""
     if len(state.claims) - since < 2:  # a list needs two values (most sentences give none)
         return
     claims = state.claims[since:]
+    totals = {
+        i
+        for i, claim in enumerate(claims)
+        if _TOTALING.search(text, max(0, claim.start - 24), claim.start)
+    }
     seen: dict[tuple[str, int], set[str]] = {}
-    for claim, segment in zip(claims, segments, strict=True):
-        if claim.names and _listable(claim.value):
+    for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
+        if claim.names and _listable(claim.value) and i not in totals:
             seen.setdefault((_list_key(claim.names), segment), set()).add(_number_key(claim.value))
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
-        key = (_list_key(claim.names), segment) if claim.names else None
+        key = (_list_key(claim.names), segment) if claim.names and i not in totals else None
         if key is not None and key[0] and len(seen.get(key, ())) > 1:
             state.claims[since + i] = _with(claim, "list")
 
 
+#: A prose link that, opening a clause, goes on with the chain before it.
+_CONTINUES_SUM = re.compile(r"(?i)equals\s*")
+#: Words that give the sum of what came before, right before a value (:func:`_mark_lists`).
+_TOTALING = re.compile(r"(?i)\b(?:total(?:l?ing)|(?:for\s+)?a\s+total\s+of|equals)\s*\$?$")
 #: A variable in a value (``-\\frac{a}{2}``, ``2\\cos(85\\theta)``), not a command's letters.
 _VARIABLE = re.compile(
     r"(?<![A-Za-z\\])[a-z](?![A-Za-z])|\\(?:theta|alpha|beta|gamma|phi|omega|lambda|mu)(?![A-Za-z])"
@@ -1297,11 +1355,18 @@ def _chain(
         if len(terms) == 1:
             state.pending = _subject(text, terms[0])
         return
-    if clause[0].kind == "link" and clause[0].what == "eq":
-        # "= 2 \times 14400" on its own line goes on with the chain before it
+    summed = clause[0].kind == "link" and clause[0].what == "is"
+    if clause[0].kind == "link" and (
+        clause[0].what == "eq"
+        or (summed and _CONTINUES_SUM.fullmatch(text, clause[0].start, clause[0].end))
+    ):
+        # "= 2 \times 14400" on its own line goes on with the chain before it; ", equals 204
+        # minutes" after "3 hours is 180 minutes, plus 24 minutes" sums that chain's value and
+        # what followed it, no value of its subject
         value = _value(text, terms[-1], state.words)
         if value:
-            _add(text, state, terms[-1:], value, flags, sentence, pending or state.subject, None)
+            subject = pending if summed else pending or state.subject
+            _add(text, state, terms[-1:], value, flags, sentence, subject, None)
         return
     if len(terms) == 1 and not links:
         term = terms[0]

@@ -172,7 +172,9 @@ def first_commitment(
         ],
         key=lambda c: (c.start, c.end),
     )
-    candidates, openers = _candidates(reasoning, paragraphs, claims, asked, gold, problem)
+    candidates, openers = _candidates(
+        reasoning, paragraphs, claims, asked, gold, problem, _facts(reading.claims)
+    )
     if asked.context:
         goals = _goal_openers(reasoning, paragraphs, asked)
         openers = sorted([*openers, *goals], key=lambda o: o.start) if goals else openers
@@ -482,10 +484,12 @@ def _candidates(
     asked: Asked,
     gold: str,
     problem: str | None,
+    facts: dict[str, int],
 ) -> tuple[list[_Candidate], list[_Opener]]:
     """The claims that could commit, each with its kind, the value to grade and its paragraph
     (of ``paragraphs``), and the claims that set the asked quantity equal to a computation
-    still to be done."""
+    still to be done. ``facts`` are the relations the reasoning has stated firmly (see
+    :func:`_facts`): "if" before one of them draws a consequence, it poses no hypothesis."""
     problem_key = name_key(problem) if problem else ""
     problem_digits = _NOT_DIGIT.sub("", problem_key)
     gold_is_equation = "=" in gold
@@ -501,10 +505,18 @@ def _candidates(
     openers: list[_Opener] = []
     plugged = _plugged(claims)
     rate = asked_rate(problem)
+    known = _known_premises(claims, facts)
     for claim in claims:
         flags = claim.flags
         if "boxed" in flags:  # "the direction she is facing when she finishes is \\boxed{east}"
             flags = flags - {"condition", "premise"}
+        if (
+            "hypothesis" in flags
+            and "premise" not in flags
+            and claim.sentence in known
+            and _IF_OPENS.match(reasoning, claim.sentence[0], claim.start)
+        ):  # "y = 25/x." then "If y = 25/x, then xy = x * 25/x = 25": "since", not "suppose"
+            flags = flags - {"condition", "hypothesis"}
         if "substitution" in flags and _computes_asked(claim, asked, plugged):
             flags = flags - {"substitution"}
         if flags & _REJECT or ("approx" in flags and not gold_decimal):
@@ -547,6 +559,33 @@ def _candidates(
         elif kind == "boxed" or not rewrite or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
     return out, openers
+
+
+def _facts(claims: Sequence[Claim]) -> dict[str, int]:
+    """Where each relation ``lhs = value`` is first stated firmly (in no question, hypothesis,
+    condition, list or other claim of :data:`_REJECT`), by its key (``y=\\frac{25}x``)."""
+    out: dict[str, int] = {}
+    for claim in claims:
+        if claim.lhs and not claim.flags & _REJECT and "condition" not in claim.flags:
+            out.setdefault(f"{name_key(claim.lhs)}={name_key(claim.value)}", claim.start)
+    return out
+
+
+def _known_premises(claims: Sequence[Claim], facts: dict[str, int]) -> set[tuple[int, int]]:
+    """The sentences whose every "if" clause (the claims flagged "premise") is a relation
+    stated firmly before the sentence: what such a sentence goes on to compute follows from a
+    fact."""
+    premises: dict[tuple[int, int], bool] = {}
+    for claim in claims:
+        if "premise" in claim.flags:
+            at = facts.get(name_key(claim.condition or ""), claim.start)
+            premises[claim.sentence] = premises.get(claim.sentence, True) and at < claim.sentence[0]
+    return {sentence for sentence, known in premises.items() if known}
+
+
+#: A sentence that opens with "if" (after discourse words and list marks), whose condition is
+#: all that makes it a hypothesis.
+_IF_OPENS = re.compile(r"(?i)[-*•\d.)\s]*(?:(?:so|and|now|then|okay|ok|well)\b[\s,]*)*if\b")
 
 
 #: What may follow a value in its own sentence and take the claim back: a negation of it as a
