@@ -1900,6 +1900,7 @@ def test_phrasings_of_models_first_met_in_held_out_15_to_20(grader, problem, rea
 _LOGS = "There exist real numbers $x$ and $y$ with $\\log_x(y^x)=\\log_y(x^{4y})=10$. Find $xy$."
 _TOKENS = "Find the number of positive integers $n$ at most $2024$ for which Bob wins."
 _AYA = "Find the number of minutes the walk takes her, including the $t$ minutes in the shop."
+_FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, -2, 1)$. Find $y.$"
 
 
 @pytest.mark.parametrize(
@@ -1961,10 +1962,14 @@ _AYA = "Find the number of minutes the walk takes her, including the $t$ minutes
             "204",
             None,
         ),
+        # a fence without a language around math is no code (real: gemma-2-27b-it, held-out
+        # 20), one holding code is (the value assigned there states nothing)
+        (_FIND_Y, "Divide by -2:\n\n```\ny = -4\n```\n\nSo we are done.", "-4", 1),
+        (_FIND_Y, "Divide by -2:\n\n```\ny = -8 / 2\nprint(y)\n```\n\nDone.", "-4", None),
     ],
 )
-def test_phrasings_first_met_in_held_out_22(grader, problem, reasoning, gold, step):
-    """The rules added for held-out 22's misses (eleven checkpoints of a Sky-T1 32B model on
-    AIME 2024), each with its false-positive twin."""
+def test_phrasings_first_met_in_held_out_20_and_22(grader, problem, reasoning, gold, step):
+    """The rules added for the misses of held-out 22 (eleven checkpoints of a Sky-T1 32B
+    model on AIME 2024) and held-out 20's fenced math, each with its false-positive twin."""
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found

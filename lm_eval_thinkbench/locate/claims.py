@@ -605,13 +605,22 @@ def _remainders(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) 
 
 #: A code fence: three backticks and the language, if any, to the end of the line.
 _FENCE = re.compile(r"```[^\n`]*")
+#: What marks a fenced block without a language as code: a statement keyword opening a line,
+#: a call of a print or a method, or a name of two letters or more assigned to.
+_CODE_MARK = re.compile(
+    r"(?m)^[ \t]*(?:import\s|from\s+\S+\s+import\s|def\s|class\s|return\b"
+    r"|(?:for|while|if)\s.*:[ \t]*$)"
+    r"|\bprint\s*\(|\b[A-Za-z_]\w*\.\w+\s*\(|\b[A-Za-z_][A-Za-z_0-9]+\s*=(?!=)"
+)
 
 
 def without_code(text: str) -> str:
     """``text`` with its fenced code blocks (```` ```python ... ``` ````) blanked out, same
     length: code assigns variables (``total_dishes = 10``) but states nothing about the problem
     (the protocol's reading); an ```` ```output ```` block is what the model says it printed
-    and stays. Fences pair in order, opening and closing; an unclosed block runs to the end."""
+    and stays, and so does a block without a language that holds no code (instruction-tuned
+    models fence their math that way: ```` ```\\ny = -4\\n``` ````). Fences pair in order,
+    opening and closing; an unclosed block runs to the end."""
     if "```" not in text:
         return text
     fences = list(_FENCE.finditer(text))
@@ -620,7 +629,10 @@ def without_code(text: str) -> str:
     for i in range(0, len(fences), 2):
         opening = fences[i]
         close = fences[i + 1].start() if i + 1 < len(fences) else len(text)
-        if opening.group().strip("`").strip().lower() == "output":
+        language = opening.group().strip("`").strip().lower()
+        if language == "output" or (
+            not language and not _CODE_MARK.search(text, opening.end(), close)
+        ):
             continue
         out.append(text[at : opening.end()])
         out.append(re.sub(r"[^\n]", " ", text[opening.end() : close]))
@@ -1052,7 +1064,8 @@ def _relative_clause(text: str, toks: list[_Tok]) -> list[_Tok]:
             return toks
     else:
         return toks
-    if toks[copula + 1].kind != "term" or all(t.kind == "term" for t in toks[relative + 1 : copula]):
+    inside = toks[relative + 1 : copula]
+    if toks[copula + 1].kind != "term" or all(t.kind == "term" for t in inside):
         return toks  # nothing to read into the subject: a copula of the clause's own follows
     pieces = tuple(
         piece
