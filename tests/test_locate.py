@@ -1900,6 +1900,8 @@ def test_phrasings_of_models_first_met_in_held_out_15_to_20(grader, problem, rea
 _LOGS = "There exist real numbers $x$ and $y$ with $\\log_x(y^x)=\\log_y(x^{4y})=10$. Find $xy$."
 _TOKENS = "Find the number of positive integers $n$ at most $2024$ for which Bob wins."
 _AYA = "Find the number of minutes the walk takes her, including the $t$ minutes in the shop."
+_INTERCEPTS = "How many $y$-intercepts does the graph of the parabola $x = y^2 - 4y - 1$ have?"
+_SMALLEST_A = "All roots of $x^3 + ax^2 + ax + 1$ are real. Find the smallest possible $a.$"
 _FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, -2, 1)$. Find $y.$"
 
 
@@ -1966,10 +1968,35 @@ _FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, 
         # 20), one holding code is (the value assigned there states nothing)
         (_FIND_Y, "Divide by -2:\n\n```\ny = -4\n```\n\nSo we are done.", "-4", 1),
         (_FIND_Y, "Divide by -2:\n\n```\ny = -8 / 2\nprint(y)\n```\n\nDone.", "-4", None),
+        # a box after a formula is no value of that formula, but a claim of its own (real:
+        # Sky-T1 32B-short, held-out 23), and the one box of its sentence is chosen however
+        # an "or" before it ran (real: gemma-2-27b-it, held-out 23)
+        (
+            _INTERCEPTS,
+            "The discriminant is 20.\n\nTherefore, the graph of the parabola "
+            "$x = y^2 - 4y - 1$ has $\\boxed{2}$ $y$-intercepts.",
+            "2",
+            1,
+        ),
+        (
+            _SMALLEST_A,
+            "So (a - 3)(a + 1) >= 0.\n\nThis holds when $a \\le -1$ or $a \\ge 3.$  Since $a$ "
+            "is positive, the smallest possible value of $a$ is $\\boxed{3}.$",
+            "3",
+            1,
+        ),
+        # two boxes in one sentence are the options they were
+        (
+            _SMALLEST_A,
+            "So (a - 3)(a + 1) >= 0.\n\nThe smallest value is $\\boxed{3}$ or $\\boxed{4}$.",
+            "3",
+            None,
+        ),
     ],
 )
-def test_phrasings_first_met_in_held_out_20_and_22(grader, problem, reasoning, gold, step):
+def test_phrasings_first_met_in_held_out_20_to_23(grader, problem, reasoning, gold, step):
     """The rules added for the misses of held-out 22 (eleven checkpoints of a Sky-T1 32B
-    model on AIME 2024) and held-out 20's fenced math, each with its false-positive twin."""
+    model on AIME 2024), held-out 20's fenced math and held-out 23's boxes, each with its
+    false-positive twin."""
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found

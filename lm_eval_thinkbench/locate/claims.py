@@ -1699,7 +1699,11 @@ def _add(
     if len(terms) > 1:
         head = text.find(first, terms[0].start, terms[0].end) if first else -1
         start = head if head >= 0 else terms[0].start
+    # the box must be the value's: "the parabola $x = y^2 - 4y - 1$ has $\\boxed{2}$ points"
+    # states y^2 - 4y - 1 of x, unboxed (the box is a claim of its own, :func:`_loose_boxes`)
     boxed = _BOXED.search(text, value_tok.start, value_tok.end)
+    if boxed and "\\boxed" not in value_text and "\\fbox" not in value_text:
+        boxed = None
     cleaned = _unbox(value_text)
     cleaned = _BARE_COUNTS.get(cleaned.lower(), cleaned)  # "two y-intercepts": 2
     written = _WORD_VALUE.fullmatch(value_text)  # "an ellipse", read as \\text{ellipse}

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
@@ -506,10 +507,13 @@ def _candidates(
     plugged = _plugged(claims)
     rate = asked_rate(problem)
     known = _known_premises(claims, facts)
+    boxes = Counter(c.sentence for c in claims if "boxed" in c.flags)
     for claim in claims:
         flags = claim.flags
         if "boxed" in flags:  # "the direction she is facing when she finishes is \\boxed{east}"
             flags = flags - {"condition", "premise"}
+            if boxes[claim.sentence] == 1:  # "holds when a <= -1 or a >= 3. ... is \\boxed{3}"
+                flags = flags - {"option", "list"}  # the one box of its sentence is chosen
         if (
             "hypothesis" in flags
             and "premise" not in flags
