@@ -1985,6 +1985,23 @@ _FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, 
             "3",
             1,
         ),
+        # a box is taken back by no "is not" after it, which ends a relative clause here, and
+        # a name in words is no left side of an equation gold (real: Sky-T1 32B-short); both
+        # final boxes were right and had no located step
+        (
+            "For how many values of $x$ is $\\frac{x-5}{x^2-9}$ not defined?",
+            "Factor the denominator.\n\nSince the expression is not defined for $x = -3$ and "
+            "$x = 3$, there are $\\boxed{2}$ values of $x$ for which it is not defined.",
+            "2",
+            1,
+        ),
+        (
+            "Find all values of $x$ that satisfy the equation $x = \\sqrt{11-2x} + 4$.",
+            "Check both.\n\nTherefore, the only value of $x$ that satisfies the original "
+            "equation is $\\boxed{5}$.",
+            "x=5",
+            1,
+        ),
         # two boxes in one sentence are the options they were
         (
             _SMALLEST_A,

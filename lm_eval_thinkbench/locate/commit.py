@@ -527,7 +527,7 @@ def _candidates(
             continue
         if "condition" in flags and not _given(claim.condition, problem_key):
             continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
-        if _AFTER_VALUE.match(reasoning, claim.end, claim.sentence[1]):
+        if "boxed" not in flags and _AFTER_VALUE.match(reasoning, claim.end, claim.sentence[1]):
             continue  # "So, x=1 is not a solution.", "the area would be 8, but only if ..."
         kind = _kind(claim, asked)
         if kind is None:
@@ -540,7 +540,7 @@ def _candidates(
         if option and value.lower() == f"\\text{{{option}}}":
             value = gold  # "a hyperbola" when the problem lists "(E) Hyperbola"
         left = claim.lhs or claim.prev
-        if gold_is_equation and left and "=" not in value:
+        if gold_is_equation and left and "=" not in value and not _PROSE_WORD.search(left):
             value = f"{left} = {value}"
         if rows:
             value = as_column(value, rows)
@@ -592,6 +592,10 @@ def _known_premises(claims: Sequence[Claim], facts: dict[str, int]) -> set[tuple
 _IF_OPENS = re.compile(r"(?i)[-*•\d.)\s]*(?:(?:so|and|now|then|okay|ok|well)\b[\s,]*)*if\b")
 
 
+#: A word of prose (three letters or more, no command's): a name in words, which no equation
+#: of the gold's form has on its left ("the only value of x that satisfies it is \\boxed{5}"
+#: for ``x=5`` states 5, not "the only value ... = 5").
+_PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
 #: What may follow a value in its own sentence and take the claim back: a negation of it as a
 #: solution or answer ("x=1 is not a solution"), or a condition it holds only under ("the
 #: total area would be 4*2 = 8, but only if there is no overlapping").
