@@ -1902,6 +1902,8 @@ _TOKENS = "Find the number of positive integers $n$ at most $2024$ for which Bob
 _AYA = "Find the number of minutes the walk takes her, including the $t$ minutes in the shop."
 _INTERCEPTS = "How many $y$-intercepts does the graph of the parabola $x = y^2 - 4y - 1$ have?"
 _SMALLEST_A = "All roots of $x^3 + ax^2 + ax + 1$ are real. Find the smallest possible $a.$"
+_CHRIS = "How many years old is Chris now?"
+_ODD_SUM = "The sum of the first $N$ positive odd numbers is 121. What is the value of $N$?"
 _FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, -2, 1)$. Find $y.$"
 
 
@@ -2002,6 +2004,34 @@ _FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, 
             "x=5",
             1,
         ),
+        # a computation in degrees is no second value of the angle (real: Qwen2.5-14B-Instruct)
+        (
+            "How many degrees are in $\\angle B$?",
+            "The angles add up.\n\n4. **Solve for \\(\\angle B\\):**\n   \\[\n   \\angle B = "
+            "180^\\circ - 104^\\circ\n   \\]\n   \\[\n   \\angle B = 76^\\circ\n   \\]\n\n"
+            "Thus, \\(\\angle B\\) is \\(\\boxed{76}\\) degrees.",
+            "76^\\circ",
+            1,
+        ),
+        # the left side of the equation substituted into is computed, not checked (real:
+        # gemma-2-27b-it); a value plugged in stays a check
+        (
+            _CHRIS,
+            "Solve.\n\n* **Substitute 'a' back into the equation c = a + 4:** c = 6 + 4 = 10\n\n"
+            "**Answer:** Chris is currently $\\boxed{10}$ years old.",
+            "10",
+            1,
+        ),
+        (
+            _CHRIS,
+            "Solve.\n\n* **Substitute c = 10 into the first equation:** a + b + 10 = 18\n\nHmm.",
+            "10",
+            None,
+        ),
+        # a line of math in emphasis is read as math (real: gemma-2-27b-it); a hypothesis in
+        # emphasis stays one
+        (_ODD_SUM, "Take the square root.\n\n*N = 11*\n\nDone.", "11", 1),
+        (_ODD_SUM, "Take the square root.\n\n*If N = 11, the sum is 121*\n\nDone.", "11", None),
         # two boxes in one sentence are the options they were
         (
             _SMALLEST_A,

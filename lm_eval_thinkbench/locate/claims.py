@@ -386,6 +386,8 @@ def read(
     values here ("ellipse" when the gold is ``\\text{ellipse}``: "this must be an ellipse").
     Code blocks are read as blank (see :func:`without_code`)."""
     text = without_code(text)
+    if "*" in text:  # "*N = 11*": a line of math in markdown emphasis, read without the stars
+        text = _EMPHASIZED_LINE.sub(lambda m: m[1] + " " * len(m[2]) + m[3] + " " * len(m[4]), text)
     spans = math_spans(text)
     cut = _sentences(text, spans)
     state = _State(joins=joins, words=words, folded=_folded(text))
@@ -603,6 +605,8 @@ def _remainders(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) 
         claims[:] = sorted([*claims, *found], key=lambda c: (c.start, c.end))
 
 
+#: A whole line in markdown emphasis whose content is a relation (``*N = 11*``).
+_EMPHASIZED_LINE = re.compile(r"(?m)^([ \t]*)(\*{1,2})([^*\n]*?=[^*\n]*?)(\*{1,2})(?=[ \t]*$)")
 #: A code fence: three backticks and the language, if any, to the end of the line.
 _FENCE = re.compile(r"```[^\n`]*")
 #: What marks a fenced block without a language as code: a statement keyword opening a line,
@@ -1226,9 +1230,10 @@ _VARIABLE = re.compile(
     r"(?<![A-Za-z\\])[a-z](?![A-Za-z])|\\(?:theta|alpha|beta|gamma|phi|omega|lambda|mu)(?![A-Za-z])"
 )
 #: A number, an operator, and a number: a computation still to be done (``-3 + 2``,
-#: ``50 \\times \\frac{11}{4}``, ``7! * 2!``), or a factorial (``7!``), not a result.
+#: ``50 \\times \\frac{11}{4}``, ``7! * 2!``, ``180^\\circ - 104^\\circ``), or a factorial
+#: (``7!``), not a result.
 _PENDING = re.compile(
-    r"(?:\d|\}|!)\s*(?:[-+*×·÷]|\\times|\\cdot|\\div)\s*(?:\(?\s*-?\d|\\[dt]?frac|\\sqrt)"
+    r"(?:\d|\}|!|\\circ|°)\s*(?:[-+*×·÷]|\\times|\\cdot|\\div)\s*(?:\(?\s*-?\d|\\[dt]?frac|\\sqrt)"
     r"|\d\s*!"
 )
 

@@ -521,7 +521,9 @@ def _candidates(
             and _IF_OPENS.match(reasoning, claim.sentence[0], claim.start)
         ):  # "y = 25/x." then "If y = 25/x, then xy = x * 25/x = 25": "since", not "suppose"
             flags = flags - {"condition", "hypothesis"}
-        if "substitution" in flags and _computes_asked(claim, asked, plugged):
+        if "substitution" in flags and (
+            _computes_asked(claim, asked, plugged) or _solves_into(reasoning, claim)
+        ):
             flags = flags - {"substitution"}
         if flags & _REJECT or ("approx" in flags and not gold_decimal):
             continue
@@ -628,6 +630,23 @@ def _computes_asked(claim: Claim, asked: Asked, plugged: dict[tuple[int, int], s
     if not asked.matches(claim.names[0]):
         return False
     return not any(asked.matches(key) for key in plugged.get(claim.sentence, ()))
+
+
+def _solves_into(reasoning: str, claim: Claim) -> bool:
+    """Whether a claim in a sentence that substitutes computes the left side of the equation
+    substituted into ("Substitute a back into the equation c = a + 4: c = 6 + 4 = 10"): that
+    computes c, it checks nothing."""
+    if not claim.lhs:
+        return False
+    into = _INTO.search(reasoning, claim.sentence[0], claim.start)
+    return into is not None and name_key(into["lhs"]) == name_key(claim.lhs)
+
+
+#: The equation a sentence substitutes into, up to its "=".
+_INTO = re.compile(
+    r"(?i)\binto\s+(?:the\s+(?:equation|expression|formula)\s+(?:for\s+\S+\s+)?)?"
+    r"[$\\(\s]*(?P<lhs>[^=$\n]{1,20}?)\s*="
+)
 
 
 #: The model saying what it computes next ("the question asks for the sum of these values",
