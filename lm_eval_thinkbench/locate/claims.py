@@ -967,8 +967,11 @@ def _qualifying_bound(
 
 
 def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state: _State) -> None:
-    toks = _relative_clause(text, _tokens(text, start, end, spans, state.joins, state.folded))
-    flags = sentence_flags(text[start:end])
+    toks = _tokens(text, start, end, spans, state.joins, state.folded)
+    words = text[start:end]
+    if " of " in words and ("where" in words or "that" in words or "which" in words):
+        toks = _relative_clause(text, toks)  # (most sentences have no such subject)
+    flags = sentence_flags(words)
     first = len(state.claims)
     clause: list[_Tok] = []
     clause_flags: set[str] = set()
@@ -1046,19 +1049,19 @@ def _relative_clause(text: str, toks: list[_Tok]) -> list[_Tok]:
     first = next((i for i, t in enumerate(toks) if t.kind != "break"), None)
     if first is None or toks[first].kind != "term" or toks[first].math:
         return toks
-    if not _COUNTED.match(_without_lead(text[toks[first].start : toks[first].end].lstrip())):
-        return toks
     relative = None
     for i in range(first, len(toks)):
         tok = toks[i]
         if tok.kind == "link" or (tok.kind == "break" and tok.what not in ("ineq", "where")):
-            return toks  # the subject ended before any relative clause
+            return toks  # the subject ended before any relative clause (most sentences)
         if (tok.kind == "break" and tok.what == "where") or (
             tok.kind == "term" and _RELATIVE_MARK.search(text, tok.start, tok.end)
         ):
             relative = i
             break
     if relative is None:
+        return toks
+    if not _COUNTED.match(_without_lead(text[toks[first].start : toks[first].end].lstrip())):
         return toks
     for copula in range(relative + 1, len(toks) - 1):
         tok = toks[copula]
