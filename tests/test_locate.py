@@ -1958,6 +1958,14 @@ _FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, 
             "204",
             1,
         ),
+        # "totaling" after a sum gives the sum's subject its value (real phrasing: Sky-T1 32B)
+        (
+            "Find the number of such paths that change direction exactly four times.",
+            "Count both cases.\n\nTherefore, the total number of paths is 147 + 147, "
+            "totaling 294.\n\nLet me double-check.",
+            "294",
+            1,
+        ),
         # without such a word, the three numbers of minutes are a list
         (
             _AYA,

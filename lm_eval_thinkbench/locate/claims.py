@@ -169,7 +169,7 @@ _LINK_WORDS = (
     _WHICH_LINK, r"is\s+equal\s+to", r"are\s+equal\s+to", "equals",
     *(rf"{modal}\s+{_MODAL_ADVERB}be" for modal in ("should", "would", "must", "will")),
     r"has\s+to\s+be", r"could\s+be", r"might\s+be", r"can\s+be", "is", "are", "was", "were",
-    "becomes", "become", r"simplifies\s+to",
+    "becomes", "become", r"totall?ing", r"for\s+a\s+total\s+of", r"simplifies\s+to",
     r"simplify\s+to", r"reduces\s+to", r"evaluates\s+to", r"comes\s+out\s+to", r"comes\s+to",
     r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"gives\s+us", r"gives\s+me",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
@@ -1225,7 +1225,7 @@ def _mark_lists(text: str, state: _State, since: int, segments: Sequence[int]) -
 
 
 #: A prose link that, opening a clause, goes on with the chain before it.
-_CONTINUES_SUM = re.compile(r"(?i)equals\s*")
+_CONTINUES_SUM = re.compile(r"(?i)(?:equals|totall?ing|for\s+a\s+total\s+of)\s*")
 #: Words that give the sum of what came before, right before a value (:func:`_mark_lists`).
 _TOTALING = re.compile(r"(?i)\b(?:total(?:l?ing)|(?:for\s+)?a\s+total\s+of|equals)\s*\$?$")
 #: A variable in a value (``-\\frac{a}{2}``, ``2\\cos(85\\theta)``), not a command's letters.
@@ -1387,6 +1387,9 @@ def _chain(
         value = _value(text, terms[-1], state.words)
         if value:
             subject = pending if summed else pending or state.subject
+            last = state.claims[-1] if summed and state.claims else None
+            if last and last.sentence == sentence and last.names and pending_operation(last.value):
+                subject = subject or last.names[0]  # "the total is 147 + 147, totaling 294"
             _add(text, state, terms[-1:], value, flags, sentence, subject, None)
         return
     if len(terms) == 1 and not links:
