@@ -1224,10 +1224,12 @@ def _mark_lists(text: str, state: _State, since: int, segments: Sequence[int]) -
             state.claims[since + i] = _with(claim, "list")
 
 
-#: A prose link that, opening a clause, goes on with the chain before it.
-_CONTINUES_SUM = re.compile(r"(?i)(?:equals|totall?ing|for\s+a\s+total\s+of)\s*")
-#: Words that give the sum of what came before, right before a value (:func:`_mark_lists`).
-_TOTALING = re.compile(r"(?i)\b(?:total(?:l?ing)|(?:for\s+)?a\s+total\s+of|equals)\s*\$?$")
+#: Words that give the sum of what came before: as a link opening a clause, they go on with
+#: the chain before it (:func:`_chain`); right before a value, it is no list item
+#: (:func:`_mark_lists`).
+_SUM_WORDS = r"(?:equals|totall?ing|(?:for\s+)?a\s+total\s+of)"
+_CONTINUES_SUM = re.compile(rf"(?i){_SUM_WORDS}\s*")
+_TOTALING = re.compile(rf"(?i)\b{_SUM_WORDS}\s*\$?$")
 #: A variable in a value (``-\\frac{a}{2}``, ``2\\cos(85\\theta)``), not a command's letters.
 _VARIABLE = re.compile(
     r"(?<![A-Za-z\\])[a-z](?![A-Za-z])|\\(?:theta|alpha|beta|gamma|phi|omega|lambda|mu)(?![A-Za-z])"

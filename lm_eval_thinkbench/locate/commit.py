@@ -173,9 +173,7 @@ def first_commitment(
         ],
         key=lambda c: (c.start, c.end),
     )
-    candidates, openers = _candidates(
-        reasoning, paragraphs, claims, asked, gold, problem, _facts(reading.claims)
-    )
+    candidates, openers = _candidates(reasoning, paragraphs, claims, asked, gold, problem)
     if asked.context:
         goals = _goal_openers(reasoning, paragraphs, asked)
         openers = sorted([*openers, *goals], key=lambda o: o.start) if goals else openers
@@ -485,12 +483,11 @@ def _candidates(
     asked: Asked,
     gold: str,
     problem: str | None,
-    facts: dict[str, int],
 ) -> tuple[list[_Candidate], list[_Opener]]:
     """The claims that could commit, each with its kind, the value to grade and its paragraph
     (of ``paragraphs``), and the claims that set the asked quantity equal to a computation
-    still to be done. ``facts`` are the relations the reasoning has stated firmly (see
-    :func:`_facts`): "if" before one of them draws a consequence, it poses no hypothesis."""
+    still to be done. "If" before a relation the reasoning has stated firmly (see
+    :func:`_known_premises`) draws a consequence; it poses no hypothesis."""
     problem_key = name_key(problem) if problem else ""
     problem_digits = _NOT_DIGIT.sub("", problem_key)
     gold_is_equation = "=" in gold
@@ -506,7 +503,7 @@ def _candidates(
     openers: list[_Opener] = []
     plugged = _plugged(claims)
     rate = asked_rate(problem)
-    known = _known_premises(claims, facts)
+    known = _known_premises(claims, _facts(claims))
     boxes = Counter(c.sentence for c in claims if "boxed" in c.flags)
     for claim in claims:
         flags = claim.flags
