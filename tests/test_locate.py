@@ -2040,6 +2040,22 @@ _FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, 
         # emphasis stays one
         (_ODD_SUM, "Take the square root.\n\n*N = 11*\n\nDone.", "11", 1),
         (_ODD_SUM, "Take the square root.\n\n*If N = 11, the sum is 121*\n\nDone.", "11", None),
+        # "the maximum" names the asked largest value (real: Sky-T1 32B checkpoint, held-out
+        # 25); "the minimum" does not
+        (
+            "Find the largest possible real part of $(75+117i)z+\\frac{96+144i}{z}$.",
+            "Write it as a cos + b sin.\n\nSo the maximum should be:\n\n\\[\n"
+            "\\sqrt{324^2 + (-432)^2} = \\sqrt{291600} = 540\n\\]\n\nCheck.",
+            "540",
+            2,
+        ),
+        (
+            "Find the largest possible real part of $(75+117i)z+\\frac{96+144i}{z}$.",
+            "Write it as a cos + b sin.\n\nSo the minimum should be:\n\n\\[\n"
+            "\\sqrt{324^2 + (-432)^2} = \\sqrt{291600} = 540\n\\]\n\nCheck.",
+            "540",
+            None,
+        ),
         # two boxes in one sentence are the options they were
         (
             _SMALLEST_A,

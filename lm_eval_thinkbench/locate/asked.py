@@ -308,6 +308,10 @@ class Asked:
             return bool(words) and words <= self.heads
         if any(specific <= asked for asked in self.words):
             return True
+        if len(specific) == 1 and (way := _EXTREME_WAYS.get(next(iter(specific)))):
+            # "the maximum is ... = 540" for "Find the largest possible real part": the asked
+            # extremum by its kind alone
+            return any(asked & way for asked in self.words)
         head = head_word(name) if self.words else None  # (read only when it can decide)
         return head is not None and any(
             head in asked and asked & _ORDINALS <= specific for asked in self.words
@@ -607,6 +611,12 @@ _COUNTS_SOLUTIONS = re.compile(
     r"(?i)\bhow\s+many\b[^.?]*\b(?:satisf(?:y|ies)|solutions?\s+(?:to|of)|solve)\b"
 )
 _SOLUTIONS = content_words("number of solutions")
+#: "the maximum" and "the minimum" (as :func:`content_words` gives them), and the words of a
+#: question that asks for an extremum of that direction ("largest", "fewest").
+_EXTREME_WAYS = {
+    "maximum": frozenset(("larg", "great", "maximum", "big", "most")),
+    "minimum": frozenset(("small", "minimum", "less", "few")),
+}
 #: A question that counts the values of a variable: "the number of positive integers $n$",
 #: "How many ordered pairs $(a, b)$" does not (no one letter), nor "the number of ways".
 _COUNTS_VARIABLE = re.compile(
