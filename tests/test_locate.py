@@ -2056,6 +2056,20 @@ _FIND_Y = "The projection of $(2, y, -5)$ onto $(1, -2, 1)$ is $\\frac{5}{6}(1, 
             "540",
             None,
         ),
+        # nor does a max() formula, nor the "greatest" of a greatest common divisor (a false
+        # positive the first version of the rule made on a held-out 25 trace)
+        (
+            "Find the greatest common divisor of $a$, $b$, $c$ and $d$.",
+            "Compare the exponents.\n\nSo max(x, m) = 3.\n\nHmm, check the other prime.",
+            "3",
+            None,
+        ),
+        (
+            "Find the greatest common divisor of $a$, $b$, $c$ and $d$.",
+            "Compare the exponents.\n\nSo the maximum is 3.\n\nHmm, check the other prime.",
+            "3",
+            None,
+        ),
         # two boxes in one sentence are the options they were
         (
             _SMALLEST_A,

@@ -308,10 +308,15 @@ class Asked:
             return bool(words) and words <= self.heads
         if any(specific <= asked for asked in self.words):
             return True
-        if len(specific) == 1 and (way := _EXTREME_WAYS.get(next(iter(specific)))):
+        if (
+            len(specific) == 1
+            and (way := _EXTREME_WAYS.get(next(iter(specific))))
+            and not (_FORMULA_MARK.search(name) or _math_parts(name))
+        ):
             # "the maximum is ... = 540" for "Find the largest possible real part": the asked
-            # extremum by its kind alone
-            return any(asked & way for asked in self.words)
+            # extremum by its kind alone (in words: max(x, m) is a formula; and not the
+            # "greatest" of a greatest common divisor)
+            return any(asked & way and "common" not in asked for asked in self.words)
         head = head_word(name) if self.words else None  # (read only when it can decide)
         return head is not None and any(
             head in asked and asked & _ORDINALS <= specific for asked in self.words
