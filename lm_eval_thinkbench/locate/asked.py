@@ -420,25 +420,30 @@ def _formula_runs(name: str) -> tuple[str, ...]:
     parts = []
     run: list[str] = []
     words = _DELIMITERS.sub(" ", name).split()
+    arguments = _argument_prepositions(words)
     for i, word in enumerate([*words, ""]):
         if word and _is_formula_word(word):
             run.append(word)
             continue
         named = any(_LETTER.search(w) for w in run) and run not in (["a"], ["I"])
-        if named and not _after_argument_preposition(words[: i - len(run)]):
+        if named and not arguments[i - len(run)]:
             parts.append(" ".join(run).strip(".,;:"))
         run = []
     return tuple(parts)  # memoised: immutable
 
 
-def _after_argument_preposition(words: Sequence[str]) -> bool:
-    """Whether a formula after ``words`` is an argument: "the image of the line y = ...", not
-    "the value of the expression" (read only for a formula, not after every word)."""
-    before = [w.lower().strip(",") for w in words]
-    return any(
-        w in _PREPOSITIONS and j and _stem(before[j - 1]) not in GENERIC | _STOP
-        for j, w in enumerate(before)
-    )
+def _argument_prepositions(words: Sequence[str]) -> list[bool]:
+    """For each ``k``, whether a formula after ``words[:k]`` is an argument: "the image of the
+    line y = ...", not "the value of the expression". One pass over the words: asking it of
+    every prefix made a name of thousands of words quadratic."""
+    out = [False]
+    previous = ""
+    for j, word in enumerate(words):
+        lowered = word.lower().strip(",")
+        argument = j > 0 and lowered in _PREPOSITIONS and _stem(previous) not in GENERIC | _STOP
+        out.append(out[-1] or argument)
+        previous = lowered
+    return out
 
 
 _PREPOSITIONS = frozenset(

@@ -505,6 +505,8 @@ def _candidates(
     rate = asked_rate(problem)
     known = _known_premises(claims, _facts(claims))
     boxes = Counter(c.sentence for c in claims if "boxed" in c.flags)
+    intos: dict[tuple[int, int], tuple[int, str] | None] = {}
+    qualifiers: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
     for claim in claims:
         flags = claim.flags
         if "boxed" in flags:  # "the direction she is facing when she finishes is \\boxed{east}"
@@ -519,14 +521,14 @@ def _candidates(
         ):  # "y = 25/x." then "If y = 25/x, then xy = x * 25/x = 25": "since", not "suppose"
             flags = flags - {"condition", "hypothesis"}
         if "substitution" in flags and (
-            _computes_asked(claim, asked, plugged) or _solves_into(reasoning, claim)
+            _computes_asked(claim, asked, plugged) or _solves_into(reasoning, claim, intos)
         ):
             flags = flags - {"substitution"}
         if flags & _REJECT or ("approx" in flags and not gold_decimal):
             continue
         if "condition" in flags and not _given(claim.condition, problem_key):
             continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
-        if "boxed" not in flags and _AFTER_VALUE.match(reasoning, claim.end, claim.sentence[1]):
+        if "boxed" not in flags and _taken_back(reasoning, claim, qualifiers):
             continue  # "So, x=1 is not a solution.", "the area would be 8, but only if ..."
         kind = _kind(claim, asked)
         if kind is None:
@@ -595,14 +597,40 @@ _IF_OPENS = re.compile(r"(?i)[-*•\d.)\s]*(?:(?:so|and|now|then|okay|ok|well)\b
 #: of the gold's form has on its left ("the only value of x that satisfies it is \\boxed{5}"
 #: for ``x=5`` states 5, not "the only value ... = 5").
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
-#: What may follow a value in its own sentence and take the claim back: a negation of it as a
-#: solution or answer ("x=1 is not a solution"), or a condition it holds only under ("the
-#: total area would be 4*2 = 8, but only if there is no overlapping").
-_AFTER_VALUE = re.compile(
-    r"[\s$\\)\]}]*(?:(?:is|are)\s+not\b|isn't\b|aren't\b"
-    r"|[^.;]*?\b(?:only\s+if|provided\s+(?:that\s+)?|as\s+long\s+as)\b)",
-    re.IGNORECASE,
-)
+
+
+def _taken_back(
+    reasoning: str, claim: Claim, qualifiers: dict[tuple[int, int], tuple[list[int], list[int]]]
+) -> bool:
+    """Whether what follows a value in its own sentence takes the claim back: a negation of it
+    as a solution or answer right after it ("x=1 is not a solution"), or a condition it holds
+    only under before the clause ends ("the total area would be 4*2 = 8, but only if there is
+    no overlapping").
+
+    ``qualifiers`` keeps each sentence's conditions and clause ends (their starts), found
+    once: looking for them from every claim on to the sentence's end made a sentence of
+    thousands of claims quadratic (4,000 claims: 15 s)."""
+    if _NEGATED_AFTER.match(reasoning, claim.end, claim.sentence[1]):
+        return True
+    sentence = claim.sentence
+    if sentence not in qualifiers:
+        found = [m.start() for m in _ONLY_UNDER.finditer(reasoning, *sentence)]
+        ends = [m.start() for m in _CLAUSE_END.finditer(reasoning, *sentence)] if found else []
+        qualifiers[sentence] = (found, ends)
+    found, ends = qualifiers[sentence]
+    at = bisect_left(found, claim.end)
+    if at == len(found):
+        return False
+    end = bisect_left(ends, claim.end)
+    return end == len(ends) or found[at] < ends[end]
+
+
+#: A negation right after a value: "x=1 is not a solution".
+_NEGATED_AFTER = re.compile(r"[\s$\\)\]}]*(?:(?:is|are)\s+not\b|isn't\b|aren't\b)", re.IGNORECASE)
+#: A condition a value holds only under: "..., but only if there is no overlapping".
+_ONLY_UNDER = re.compile(r"\b(?:only\s+if|provided\s+(?:that\s+)?|as\s+long\s+as)\b", re.IGNORECASE)
+#: Where the clause a condition must be in ends.
+_CLAUSE_END = re.compile(r"[.;]")
 
 
 def _plugged(claims: Sequence[Claim]) -> dict[tuple[int, int], set[str]]:
@@ -629,14 +657,20 @@ def _computes_asked(claim: Claim, asked: Asked, plugged: dict[tuple[int, int], s
     return not any(asked.matches(key) for key in plugged.get(claim.sentence, ()))
 
 
-def _solves_into(reasoning: str, claim: Claim) -> bool:
+def _solves_into(
+    reasoning: str, claim: Claim, intos: dict[tuple[int, int], tuple[int, str] | None]
+) -> bool:
     """Whether a claim in a sentence that substitutes computes the left side of the equation
     substituted into ("Substitute a back into the equation c = a + 4: c = 6 + 4 = 10"): that
-    computes c, it checks nothing."""
+    computes c, it checks nothing. ``intos`` keeps each sentence's equation (where it ends,
+    its left side's key), searched once: a sentence may hold thousands of claims."""
     if not claim.lhs:
         return False
-    into = _INTO.search(reasoning, claim.sentence[0], claim.start)
-    return into is not None and name_key(into["lhs"]) == name_key(claim.lhs)
+    if claim.sentence not in intos:
+        into = _INTO.search(reasoning, *claim.sentence)
+        intos[claim.sentence] = (into.end(), name_key(into["lhs"])) if into else None
+    found = intos[claim.sentence]
+    return found is not None and found[0] <= claim.start and found[1] == name_key(claim.lhs)
 
 
 #: The equation a sentence substitutes into, up to its "=".
