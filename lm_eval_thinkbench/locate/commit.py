@@ -503,7 +503,7 @@ def _candidates(
     openers: list[_Opener] = []
     plugged = _plugged(claims)
     rate = asked_rate(problem)
-    known = _known_premises(claims, _facts(claims))
+    known = _known_premises(reasoning, claims, _facts(claims))
     boxes = Counter(c.sentence for c in claims if "boxed" in c.flags)
     intos: dict[tuple[int, int], tuple[int, str] | None] = {}
     qualifiers: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
@@ -516,8 +516,7 @@ def _candidates(
         if (
             "hypothesis" in flags
             and "premise" not in flags
-            and claim.sentence in known
-            and _IF_OPENS.match(reasoning, claim.sentence[0], claim.start)
+            and known.get(claim.sentence, len(reasoning)) <= claim.start
         ):  # "y = 25/x." then "If y = 25/x, then xy = x * 25/x = 25": "since", not "suppose"
             flags = flags - {"condition", "hypothesis"}
         if "substitution" in flags and (
@@ -576,16 +575,24 @@ def _facts(claims: Sequence[Claim]) -> dict[str, int]:
     return out
 
 
-def _known_premises(claims: Sequence[Claim], facts: dict[str, int]) -> set[tuple[int, int]]:
-    """The sentences whose every "if" clause (the claims flagged "premise") is a relation
-    stated firmly before the sentence: what such a sentence goes on to compute follows from a
-    fact."""
+def _known_premises(
+    reasoning: str, claims: Sequence[Claim], facts: dict[str, int]
+) -> dict[tuple[int, int], int]:
+    """The sentences that open with "if" (:data:`_IF_OPENS`) and whose every "if" clause (the
+    claims flagged "premise") is a relation stated firmly before the sentence, each with where
+    its "if" ends: what such a sentence goes on to compute after that follows from a fact.
+    Each sentence's opening is read once, however many claims it holds."""
     premises: dict[tuple[int, int], bool] = {}
     for claim in claims:
         if "premise" in claim.flags:
             at = facts.get(name_key(claim.condition or ""), claim.start)
             premises[claim.sentence] = premises.get(claim.sentence, True) and at < claim.sentence[0]
-    return {sentence for sentence, known in premises.items() if known}
+    out = {}
+    for sentence, known in premises.items():
+        opening = _IF_OPENS.match(reasoning, *sentence) if known else None
+        if opening:
+            out[sentence] = opening.end()
+    return out
 
 
 #: A sentence that opens with "if" (after discourse words and list marks), whose condition is
