@@ -2085,3 +2085,43 @@ def test_phrasings_first_met_in_held_out_20_to_23(grader, problem, reasoning, go
     false-positive twin."""
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found
+
+
+_PATHS = (
+    "Consider the paths of length $16$ on an $8\\times 8$ grid. Find the number of such paths"
+    " that change direction exactly four times."
+)
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "gold", "step", "rule"),
+    [
+        # the terms of the asked computation evaluated one by one, then the chain that puts
+        # their values together (held-out 19 and 21 idx 11)
+        (
+            "So, the total number of paths is 2 * C(7,2) * C(7,1).\n\nC(7,2) = 21\n\n"
+            "C(7,1) = 7\n\nSo, 2 * 21 * 7 = 294.",
+            "294",
+            3,
+            "computed",
+        ),
+        # a term's value equal to the gold is a partial result, not the asked one
+        (
+            "So, the total number of paths is 2 * C(7,2) * C(7,1).\n\nC(7,2) = 21\n\n"
+            "C(7,1) = 7\n\nSo, 2 * 21 * 7 = 294.",
+            "21",
+            None,
+            None,
+        ),
+        # a term is replaced whole: 24^2 is no term of 324^2, so "4 + 576" computes nothing
+        (
+            "So, the total number of paths is 324^2 + 4.\n\n24^2 = 576\n\n4 + 576 = 580.",
+            "580",
+            None,
+            None,
+        ),
+    ],
+)
+def test_a_computation_finished_after_its_terms_are_evaluated(grader, reasoning, gold, step, rule):
+    found = _first(reasoning, gold, grader, _PATHS)
+    assert (found.step_index, found.rule) == (step, rule), found

@@ -1164,11 +1164,13 @@ def _computes(candidates: Sequence[_Candidate], i: int, opener: _Opener) -> bool
 
 
 def _left_to_right(opener: _Opener, since: Sequence[_Candidate]) -> tuple[str, int]:
-    """What is left of the opener's sum, and in which paragraph, after the unnamed chains
-    ``since`` it that each add or subtract its leading terms, two paragraphs apart at most
-    ("5 \\star 1 = 45 + 2 - 5 + 5", then "45 + 2 = 47", "47 - 5 = 42": "42+5" is left): the
-    chain that computes that is the opener's result, however many steps it took, and a partial
-    sum ("45 + 2 = 47") is not."""
+    """What is left of the opener's computation, and in which paragraph, after the unnamed
+    chains ``since`` it, two paragraphs apart at most, that each add or subtract its leading
+    terms ("5 \\star 1 = 45 + 2 - 5 + 5", then "45 + 2 = 47", "47 - 5 = 42": "42+5" is left)
+    or evaluate one of its terms ("the total number of paths is 2 * C(7,2) * C(7,1)", then
+    "C(7,2) = 21", "C(7,1) = 7": "2*21*7" is left): the chain that computes that is the
+    opener's result, however many steps it took, and a partial result ("45 + 2 = 47", "C(7,2)
+    = 21") is not."""
     left, paragraph = opener.key, opener.paragraph
     for c in since:
         if c.paragraph - paragraph > 2:
@@ -1178,4 +1180,34 @@ def _left_to_right(opener: _Opener, since: Sequence[_Candidate]) -> tuple[str, i
         key = name_key(c.claim.names[0])
         if len(left) > len(key) and left.startswith(key) and left[len(key)] in "+-":
             left, paragraph = name_key(c.value) + left[len(key) :], c.paragraph
+        elif (evaluated := _with_term_evaluated(left, c.claim)) is not None:
+            left, paragraph = evaluated, c.paragraph
     return left, paragraph
+
+
+def _with_term_evaluated(left: str, claim: Claim) -> str | None:
+    """``left`` with a term that ``claim`` evaluates replaced by its value (``2*C(7,2)*C(7,1)``
+    after "C(7,2) = 21": ``2*21*C(7,1)``), or None. A term is a name with an operation, a
+    function or a letter (a bare number is no term: "2" of ``2*C(7,2)`` evaluates nothing), and
+    is replaced only whole (``24^2`` is no term of ``324^2``)."""
+    value = name_key(claim.value)
+    if not value or has_letter(value):
+        return None
+    for name in claim.names:
+        key = name_key(name)
+        if len(key) >= len(left) or not _TERM.search(key):
+            continue
+        at = left.find(key)
+        while at >= 0:
+            before = left[at - 1] if at else ""
+            after = left[at + len(key) : at + len(key) + 1]
+            if not (before and (before.isalnum() or before in "_\\.")) and not (
+                after and (after.isalnum() or after in "_(.")
+            ):
+                return left[:at] + value + left[at + len(key) :]
+            at = left.find(key, at + 1)
+    return None
+
+
+#: What makes a name a term that a chain can evaluate: an operation, a bracket, a command.
+_TERM = re.compile(r"[A-Za-z(^*/+\\-]")
