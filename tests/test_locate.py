@@ -2125,3 +2125,43 @@ _PATHS = (
 def test_a_computation_finished_after_its_terms_are_evaluated(grader, reasoning, gold, step, rule):
     found = _first(reasoning, gold, grader, _PATHS)
     assert (found.step_index, found.rule) == (step, rule), found
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "step"),
+    [
+        # the sum a digit is asked of is not the digit: "sum = 5" of a small row is no answer
+        # to "the units digit of the sum" (held-out 17 idx 10, two traces 70 steps early)
+        (
+            "What is the units digits of the sum of the 2023 numbers in the 2023rd row?",
+            "Row 3: 1 3 1 → sum = 5\n\nRow 4: 1 5 5 1 → sum = 12\n\n"
+            "So, s(2023) ≡ 8 - 3 ≡ 5 mod 10.\n\nThus, the units digit of s(2023) is \\boxed{5}.",
+            2,
+        ),
+        # twin: when the sum itself is asked, "sum = 5" names it
+        (
+            "What is the sum of the 3 numbers in the 3rd row?",
+            "Row 3: 1 3 1 → sum = 5\n\nSo, s(3) = 1 + 3 + 1 = 5.\n\n"
+            "Thus, the sum s(3) is \\boxed{5}.",
+            0,
+        ),
+    ],
+)
+def test_a_digit_asked_of_a_sum_is_not_the_sum(grader, problem, reasoning, step):
+    found = _first(reasoning, "5", grader, problem)
+    assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # a line opening "n=5:" works that case out (held-out 17 idx 10: "n=5: 2^5 -5=32-5=27,
+        # matches."), whatever follows the colon on its line
+        ("Let me test small n.\n\nn=5: 2^5 - 5 = 32 - 5 = 27, matches.\n\nSo n = 5.", 2),
+        # twin: the same value stated after the line's start is a claim as before
+        ("Let me test small n.\n\nSo the answer n=5: it works.\n\nSo n = 5.", 1),
+    ],
+)
+def test_a_line_labelled_by_its_case_is_a_trial(grader, reasoning, step):
+    found = _first(reasoning, "5", grader, "Find the positive integer $n$ with $2^n - n = 27$.")
+    assert found.step_index == step, found

@@ -332,6 +332,7 @@ class Asked:
             and bool(words)
             and not words - GENERIC
             and not words & _PARTS
+            and not any("digit" in asked for asked in self.words)  # "sum = 5": not its digit
             and not (_FORMULA_MARK.search(name) or _math_parts(name))
         )
 

@@ -1035,10 +1035,28 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
             condition = None
         if tok.what == ":" and state.claims and len(state.claims) > first:
             last = state.claims[-1]
-            if not text[last.end : tok.start].strip() and not text[tok.end : end].strip():
+            if not text[last.end : tok.start].strip() and (
+                not text[tok.end : end].strip() or _case_label(text, last)
+            ):
                 state.claims[-1] = _with(last, "header")  # "n = 4:" opens a trial
     _unhedge_solved(state.claims, solved)
     _mark_lists(text, state, first, segments)
+
+
+def _case_label(text: str, claim: Claim) -> bool:
+    """Whether ``claim``, just before a colon, labels a line's case: a variable set to a
+    number at the line's start ("n=5: 2^5 - 5 = 27, matches."), the trial the line works out."""
+    line = text.rfind("\n", 0, claim.start) + 1
+    return (
+        not text[line : claim.start].strip(" \t-*•")
+        and len(claim.names) == 1
+        and bool(_CASE_VARIABLE.fullmatch(claim.names[0].strip()))
+        and bool(_NUMBER.fullmatch(claim.value.strip()))
+    )
+
+
+_CASE_VARIABLE = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 def _relative_clause(text: str, toks: list[_Tok]) -> list[_Tok]:
