@@ -4,6 +4,7 @@ import pytest
 from support.data import r1_reasonings
 
 from lm_eval_thinkbench.locate.asked import name_key
+from lm_eval_thinkbench.locate.claims import read
 from lm_eval_thinkbench.locate.commit import as_column
 from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import Grader
@@ -2165,3 +2166,28 @@ def test_a_digit_asked_of_a_sum_is_not_the_sum(grader, problem, reasoning, step)
 def test_a_line_labelled_by_its_case_is_a_trial(grader, reasoning, step):
     found = _first(reasoning, "5", grader, "Find the positive integer $n$ with $2^n - n = 27$.")
     assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "names"),
+    [
+        # the total of a value added to is the value of what its sentence's subject began
+        # (held-out 15 idx 37, held-out 24 idx 11: 8 and 7 steps late)
+        (
+            "Now, the number of integers from 101 to 999 is 899, plus 1 for \\( n = 1 \\), plus"
+            " 1 for \\( n = 100 \\), totaling 901.",
+            ("the number of integers from 101 to 999",),
+        ),
+        (
+            "Therefore, the total number of paths is 147 (for case 1) plus 147 (for case 2),"
+            " totaling 294.",
+            ("the total number of paths",),
+        ),
+        # twin: a total of values the subject's value was not added to has no subject
+        ("So the number of odd integers is 899, and the even ones are 2, totaling 901.", ()),
+    ],
+)
+def test_a_total_of_a_value_added_to_is_its_subjects(sentence, names):
+    total = read(sentence).claims[-1]
+    assert total.value in ("901", "294")
+    assert total.names == names

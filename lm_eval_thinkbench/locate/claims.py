@@ -1043,6 +1043,23 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     _mark_lists(text, state, first, segments)
 
 
+def _summed_subject(
+    text: str, claims: Sequence[Claim], sentence: tuple[int, int], at: int
+) -> str | None:
+    """The subject of a sentence whose first value is added to before its total ("the number
+    of integers from 101 to 999 is 899, plus 1 for n = 1, plus 1 for n = 100, totaling 901";
+    "the total number of paths is 147 (for case 1) plus 147 (for case 2), totaling 294"): the
+    total at ``at`` is the value of what that subject began, or None."""
+    first = next((c for c in claims if c.sentence == sentence), None)
+    if first is None or not first.names or first.start < sentence[0]:
+        return None
+    return first.names[0] if _ADDED_TO.search(text, first.value_start, at) else None
+
+
+#: A value added to: "899, plus 1 for n = 1", "147 (for case 1) plus 147".
+_ADDED_TO = re.compile(r"(?i)\bplus\b|\band\s+another\b")
+
+
 def _case_label(text: str, claim: Claim) -> bool:
     """Whether ``claim``, just before a colon, labels a line's case: a variable set to a
     number at the line's start ("n=5: 2^5 - 5 = 27, matches."), the trial the line works out."""
@@ -1412,6 +1429,8 @@ def _chain(
             last = state.claims[-1] if summed and state.claims else None
             if last and last.sentence == sentence and last.names and pending_operation(last.value):
                 subject = subject or last.names[0]  # "the total is 147 + 147, totaling 294"
+            if summed and not subject:
+                subject = _summed_subject(text, state.claims, sentence, terms[-1].start)
             _add(text, state, terms[-1:], value, flags, sentence, subject, None)
         return
     if len(terms) == 1 and not links:
