@@ -2191,3 +2191,20 @@ def test_a_total_of_a_value_added_to_is_its_subjects(sentence, names):
     total = read(sentence).claims[-1]
     assert total.value in ("901", "294")
     assert total.names == names
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # a variable set to a value to try it is a hypothesis (held-out 18 idx 13: "But now,
+        # setting \(k = 1\), I have:" located 200 steps early)
+        ("But now, setting \\(k = 1\\), I have:\n\n2k + 3 = 5\n\nSo k = 1.", 2),
+        ("Taking k = 1, we get 2k + 3 = 5.\n\nThus k = 1.", 1),
+        # twins: a value the setting gives, and a value stated with no trial, count
+        ("Setting the derivative to zero gives k = 1.", 0),
+        ("So, k = 1.", 0),
+    ],
+)
+def test_a_value_set_to_try_it_is_a_hypothesis(grader, reasoning, step):
+    found = _first(reasoning, "1", grader, "Find $k$ such that $2k + 3 = 5$.")
+    assert found.step_index == step, found

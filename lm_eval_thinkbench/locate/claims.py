@@ -1775,11 +1775,23 @@ def _add(
             value=cleaned,
             names=tuple(names),
             lhs=lhs,
-            flags=frozenset(flags | ({"boxed"} if boxed else set())),
+            flags=frozenset(
+                flags
+                | ({"boxed"} if boxed else set())
+                | ({"hypothesis"} if first and _TRIED.match(first) else set())
+            ),
             sentence=sentence,
             prev=_name(text, terms[-2]) if len(terms) > 1 else None,
         )
     )
+
+
+#: A variable the sentence sets to a value to try it ("But now, setting \(k = 1\), I have:",
+#: "taking x = 2"): a hypothesis, whatever the value.
+_TRIED = re.compile(
+    r"(?i)(?:setting|letting|taking|putting|choosing|trying|plugging\s+in)\s+"
+    r"(?:\\\(|\$)?\s*[A-Za-z](?:_\{?\w+\}?)?\s*(?:\\\)|\$)?\s*$"
+)
 
 
 _OPENING_DELIMITER = re.compile(r"(?:\\\(|\\\[|\$\$?)\s*$")
