@@ -2208,3 +2208,22 @@ def test_a_total_of_a_value_added_to_is_its_subjects(sentence, names):
 def test_a_value_set_to_try_it_is_a_hypothesis(grader, reasoning, step):
     found = _first(reasoning, "1", grader, "Find $k$ such that $2k + 3 = 5$.")
     assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        # a count of one stated as an existence counts the singular noun it names (held-out
+        # 18 idx 13: "there is exactly one ordered pair (a, b) that satisfies the equation")
+        (
+            "Therefore, there is exactly one ordered pair \\((a, b)\\) that satisfies it.",
+            [("1", ("number of pair", "number of ordered pair"))],
+        ),
+        ("There's only one way to do it.", [("1", ("number of way",))]),
+        # twins: "one more" counts nothing, and "one" after "is" is no existence
+        ("There is one more case to check.", []),
+        ("So x = 1 is one solution.", [("1", ("x", "one solution"))]),
+    ],
+)
+def test_there_is_one_counts_its_noun(sentence, claims):
+    assert [(c.value, c.names) for c in read(sentence).claims] == claims

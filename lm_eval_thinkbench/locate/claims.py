@@ -1833,8 +1833,28 @@ def _value(
     clause. The word after a prose value is its unit ("11 integers": "integers")."""
     start, end, is_math = term.pieces[0]
     after = text[end : term.pieces[1][1]] if is_math and len(term.pieces) > 1 else None
+    # "there is exactly one ordered pair (a, b) that ...": a count of one, of what it names
+    if (
+        not is_math
+        and _THERE_IS.search(text, max(0, start - 24), start)
+        and (one := _ONE_COUNTED.match(text, start, end))
+    ):
+        return one.start("count"), "one", one.group("unit")
     found = _value_of(text[start:end], is_math, after, words)
     return None if found is None else (start + found[0], found[1], found[2])
+
+
+#: An existence stated with a count: "there is", "there exists", "there's".
+_THERE_IS = re.compile(r"(?i)\bthere(?:\s+(?:is|exists)|'s)\s+(?:(?:exactly|only|just)\s+)?$")
+_NOT_NOUN = (
+    r"(?:more|of|and|or|other|another|thing|that|which|who|whose|where|when|with|in|on|for|to"
+    r"|from|such|satisf\w*|is|are|was|left)\b"
+)
+#: One of a singular noun, with up to two adjectives: "exactly one ordered pair".
+_ONE_COUNTED = re.compile(
+    r"(?i)\s*(?:(?:exactly|only|just)\s+)?(?P<count>one)\s+"
+    rf"(?P<unit>(?:(?!{_NOT_NOUN})[a-z][a-z-]{{2,}}\s+){{0,2}}(?!{_NOT_NOUN})[a-z][a-z-]{{2,}})\b"
+)
 
 
 @lru_cache(maxsize=_MEMO)
