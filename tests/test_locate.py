@@ -2227,3 +2227,40 @@ def test_a_value_set_to_try_it_is_a_hypothesis(grader, reasoning, step):
 )
 def test_there_is_one_counts_its_noun(sentence, claims):
     assert [(c.value, c.names) for c in read(sentence).claims] == claims
+
+
+_AIMEVILLE = (
+    "Among the 900 residents of Aimeville, there are 195 who own a diamond ring, 367 who own a"
+    " set of golf clubs, and 562 who own a garden spade. Find the number of residents of"
+    " Aimeville who own all four of these things."
+)
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # people counted are named by who they are: "people" for "residents", and the clause
+        # says which (held-out 19, 22, 25 idx 15: 11 to 27 steps late)
+        (
+            _AIMEVILLE,
+            "3d = 219\n\nSo, the number of people who own all four things is 73.",
+            "73",
+            1,
+        ),
+        # twins: people of another clause are others; a clause of a thing is a property
+        (
+            _AIMEVILLE,
+            "So, the number of people who own a golf club and a ring is 73.",
+            "73",
+            None,
+        ),
+        (
+            "What is the smallest number which is one less than twice its reciprocal?",
+            "The roots are 1 and -1.\n\nOne less than that is -1 - 1 = -2.",
+            "-2",
+            None,
+        ),
+    ],
+)
+def test_counted_people_named_by_their_clause(grader, problem, reasoning, gold, step):
+    assert _first(reasoning, gold, grader, problem).step_index == step

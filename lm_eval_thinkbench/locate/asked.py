@@ -215,6 +215,18 @@ _GENERIC_WORDS = (
     "original", "overall",
 )  # fmt: skip
 GENERIC = frozenset(map(_stem, _GENERIC_WORDS))
+#: Nouns for the people a problem counts, which a trace uses for one another ("people" for
+#: "residents") when the rest of the name says which.
+PEOPLE = frozenset(
+    map(
+        _stem,
+        (
+            "people", "person", "persons", "resident", "student", "individual", "member",
+            "participant", "child", "children", "adult", "worker", "employee", "customer",
+            "guest", "player", "voter", "citizen",
+        ),
+    )
+)  # fmt: skip
 
 
 @lru_cache(maxsize=_MEMO)
@@ -307,6 +319,12 @@ class Asked:
             # asked quantity by its generic head alone
             return bool(words) and words <= self.heads
         if any(specific <= asked for asked in self.words):
+            return True
+        if (people := specific - PEOPLE - {"who", "whom", "whose"}) != specific and any(
+            people <= asked and asked & PEOPLE for asked in self.words if people
+        ):
+            # "the number of people who own all four things" for "the number of residents of
+            # Aimeville who own all four of these things": who they are is said by the rest
             return True
         if (
             len(specific) == 1
@@ -502,6 +520,11 @@ _PHRASE_END = re.compile(
 )
 
 
+#: A relative clause after a question's noun phrase, to its end: "who own all four of these
+#: things", "that change direction exactly four times".
+_RELATIVE = re.compile(r"(?i)\s*(?:who|that|which)\s+(?P<clause>[^.?;,$\\]{1,80})")
+
+
 def noun_phrase(text: str) -> str:
     """``text`` up to where its noun phrase ends ("the fewest number of miles | she can walk",
     "the largest x-value | where the graphs meet")."""
@@ -600,12 +623,20 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
         askers: list[re.Match[str] | None] = [*counted[-1:], *verbs[-1:]]
         for asker in askers or [None]:
             phrase = sentence[asker.end() :] if asker else sentence
-            head = noun_phrase(re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase))
+            stripped = re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase)
+            head = noun_phrase(stripped)
+            relative = _RELATIVE.match(stripped, len(head))
             if asker and asker.group().lower().startswith("how"):
                 head = "number of " + head
             found = content_words(head)
             if found - GENERIC:
                 words.append(found)
+                if relative and found & PEOPLE:
+                    # "the number of residents of Aimeville who own all four of these things":
+                    # who they are is said by the clause ("the number of people who own all
+                    # four things"); of a thing, the clause is a property to find it by ("the
+                    # smallest number which is one less than twice its reciprocal")
+                    words.append(found | content_words(relative["clause"]))
         if _LEFT_OVER.search(sentence):  # "the greatest number he could have left over"
             words.append(frozenset({"remainder"}) | content_words(sentence) & EXTREMUM)
         for m in _CONVERT_TO.finditer(sentence):  # "Convert the point ... to polar coordinates"
