@@ -2264,3 +2264,22 @@ _AIMEVILLE = (
 )
 def test_counted_people_named_by_their_clause(grader, problem, reasoning, gold, step):
     assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        # a square root in words is a radical (held-out 27: "So, the distance is the square root
+        # of 117." in four traces of three models, 1 to 5 steps late)
+        ("So, the distance is the square root of 117.", [("\\sqrt{117}", ("the distance",))]),
+        ("That is 3 times the square root of 13.", [("3\\sqrt{13}", ())]),
+        # twins: a root of more than a number is no value read here
+        ("So the answer is the square root of 117 divided by 3.", []),
+        ("x is the square root of 2x.", []),
+    ],
+)
+def test_a_square_root_in_words_is_a_radical(sentence, claims):
+    found = read(sentence).claims
+    assert [(c.value, c.names) for c in found] == claims
+    for c in found:
+        assert sentence[c.start : c.end].endswith(("117", "13"))

@@ -1761,6 +1761,8 @@ def _add(
     written = _WORD_VALUE.fullmatch(value_text)  # "an ellipse", read as \\text{ellipse}
     if written and not text.startswith(value_text, value_start):
         end = value_start + len(written.group(1))
+    elif "\\sqrt" in value_text and (root := _SPOKEN_ROOT.match(text, value_start)):
+        end = root.end()  # "the square root of 117", quoted whole
     else:
         end = value_tok.end if boxed else value_start + len(value_text)
     if start >= end:  # a reversed chain ("30 degrees is the smallest angle"): quote it whole
@@ -1879,6 +1881,10 @@ def _value_of(
     bare = _BARE_COUNT.fullmatch(raw)
     if bare:  # "... is one.": a count in words with nothing after it
         return bare.start("count"), bare.group("count"), None
+    root = _SPOKEN_ROOT.match(raw)
+    if root:  # "the distance is the square root of 117": a radical in words
+        factor = f"{root['factor']}" if root["factor"] else ""
+        return root.start(), f"{factor}\\sqrt{{{root['radicand']}}}", None
     kept_end = None
     open_operator = False  # "2 times" ends in an operator: not yet a value
     for w in _NON_SPACE.finditer(raw):  # lazily: the run ends soon
@@ -1916,6 +1922,12 @@ def _value_of(
     return max(at, 0), value, " ".join(unit.group(1).split()) if unit else None
 
 
+#: A square root in words, of a number, with a factor before it or not: "the square root of
+#: 117", "3 times the square root of 13" (not "the square root of 117 divided by 3").
+_SPOKEN_ROOT = re.compile(
+    r"(?i)\s*(?:(?P<factor>\d+)\s+(?:times\s+)?)?(?:the\s+)?(?:positive\s+)?square\s+root\s+of\s+"
+    r"(?P<radicand>\d+(?:\.\d+)?)(?![\d.]*\d|[\w(^])(?!\s*(?:[-+*/^×÷]|times|plus|minus|divided|over)\b)"
+)
 #: A word value, after its article and a "form of" that only says what it is the form of:
 #: "an ellipse", "the standard form of an ellipse", "the equation of a hyperbola".
 _NAMED_WORD = re.compile(
