@@ -2283,3 +2283,35 @@ def test_a_square_root_in_words_is_a_radical(sentence, claims):
     assert [(c.value, c.names) for c in found] == claims
     for c in found:
         assert sentence[c.start : c.end].endswith(("117", "13"))
+
+
+_DIVISORS = "How many positive whole-number divisors does 196 have?"
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # a question naming the asked quantity says what the computation before it computed
+        # (held-out 27: R1-distilled models and QwQ ask "So, does that mean 196 has 9 positive
+        # divisors?" after "3 × 3 = 9", 1 to 7 steps before a firm statement)
+        (
+            _DIVISORS,
+            "196 = 2^2 × 7^2.\n\nThen, multiplying those together: 3 × 3 = 9.\n\n"
+            "So, does that mean 196 has 9 positive divisors? Let me list them.",
+            "9",
+            1,
+        ),
+        # twins: the question alone commits to nothing, and it adopts no variable's value
+        (_DIVISORS, "196 = 2^2 × 7^2.\n\nDoes 196 have 9 positive divisors?", "9", None),
+        (
+            "How many ordered pairs of positive real numbers $(a,b)$ satisfy the equation?",
+            "So, the only point is \\(a = \\frac{1}{2}\\), \\(b = 1\\).\n\n"
+            "Does that mean there's only one solution?",
+            "1",
+            None,
+        ),
+    ],
+)
+def test_a_question_adopts_the_computation_before_it(grader, problem, reasoning, gold, step):
+    found = _first(reasoning, gold, grader, problem)
+    assert found.step_index == step, found

@@ -118,7 +118,7 @@ class Found:
 @dataclass(frozen=True)
 class _Candidate:
     claim: Claim
-    kind: str  # "boxed", "answer", "asked", "open"
+    kind: str  # "boxed", "answer", "asked", "open", "witness" (a question: adopts only)
     value: str
     paragraph: int
 
@@ -523,14 +523,17 @@ def _candidates(
             _computes_asked(claim, asked, plugged) or _solves_into(reasoning, claim, intos)
         ):
             flags = flags - {"substitution"}
-        if flags & _REJECT or ("approx" in flags and not gold_decimal):
+        # a question that names the asked quantity ("So, does that mean 196 has 9 positive
+        # divisors?") commits to nothing, but says what the computation before it computed
+        witness = flags & _REJECT == {"question"}
+        if (flags & _REJECT and not witness) or ("approx" in flags and not gold_decimal):
             continue
         if "condition" in flags and not _given(claim.condition, problem_key):
             continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
         if "boxed" not in flags and _taken_back(reasoning, claim, qualifiers):
             continue  # "So, x=1 is not a solution.", "the area would be 8, but only if ..."
         kind = _kind(claim, asked)
-        if kind is None:
+        if kind is None or (witness and kind not in ("asked", "answer")):
             continue
         if kind == "open" and gold_lhs and claim.lhs and name_key(claim.lhs) == gold_lhs:
             kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
@@ -558,7 +561,10 @@ def _candidates(
             continue
         at = step_index_at(paragraphs, claim.start)
         paragraph = -1 if at is None else at
-        if not result:  # the asked quantity set to a computation still to be done
+        if witness:
+            if result:
+                out.append(_Candidate(claim, "witness", value, paragraph))
+        elif not result:  # the asked quantity set to a computation still to be done
             openers.append(_Opener(claim.start, paragraph, name_key(claim.value)))
         elif kind == "boxed" or not rewrite or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
@@ -1056,12 +1062,16 @@ def _prospects(
     count = len(candidates)
     keys = [name_key(c.value) for c in candidates]
     adopters: list[int | None] = [None] * count  # the first non-open candidate after each
+    firm: list[int | None] = [None] * count  # the same, a question's witness left out
     same_until = [count] * count  # the first candidate after each whose value differs
     following: int | None = None
+    following_firm: int | None = None
     for i in range(count - 1, -1, -1):
-        adopters[i] = following
+        adopters[i], firm[i] = following, following_firm
         if candidates[i].kind != "open":
             following = i
+            if candidates[i].kind != "witness":
+                following_firm = i
         if i + 1 < count:
             same_until[i] = same_until[i + 1] if keys[i + 1] == keys[i] else i + 1
     doubted = _positions_by_key(doubts)
@@ -1072,6 +1082,8 @@ def _prospects(
     out: list[tuple[str, int | None] | None] = []
     for i, candidate in enumerate(candidates):
         out.append(None)
+        if candidate.kind == "witness":
+            continue  # it only adopts what came before (:func:`_candidates`)
         if candidate.kind != "open":
             out[i] = (candidate.kind, None)
             continue
@@ -1094,7 +1106,9 @@ def _prospects(
         ):
             out[i] = ("result", None)
             continue
-        adopter = adopters[i]
+        # a question adopts only an unnamed computation: "3 × 3 = 9. So, does that mean 196
+        # has 9 positive divisors?", not "b = 1" before "Does that mean there's only one?"
+        adopter = firm[i] if named else adopters[i]
         if adopter is None:
             continue
         if named and candidates[adopter].paragraph - candidate.paragraph > 1:
