@@ -2315,3 +2315,35 @@ _DIVISORS = "How many positive whole-number divisors does 196 have?"
 def test_a_question_adopts_the_computation_before_it(grader, problem, reasoning, gold, step):
     found = _first(reasoning, gold, grader, problem)
     assert found.step_index == step, found
+
+
+_NINETY_NINE = (
+    "To compute \\(99^2 + 99 + 1\\), I start with \\(99^2\\).\n\n"
+    "Next, I add 99 to 9,801, which equals 9,900.\n\n"
+    "Finally, adding 1 to 9,900 results in 9,901."
+)
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "answer", "step"),
+    [
+        # the final box after the thought adopts the computation the thought ended on
+        # (held-out 27: an R1-distilled trace ends "... results in 9,901." before </think>;
+        # the box writes 9901, another string for the same value)
+        (_NINETY_NINE, "So the answer is \\boxed{9901}.", 2),
+        # twins: a thought that goes on to compute something else, and a box of another value
+        (_NINETY_NINE + "\n\nLet me check: 99 times 100 is 9,900.", "\\boxed{9901}", None),
+        (_NINETY_NINE, "\\boxed{9900}", None),
+    ],
+)
+def test_the_final_box_adopts_the_computation_the_thought_ended_on(grader, reasoning, answer, step):
+    found = _first(reasoning, "9901", grader, "Compute $99^2+99+1$ in your head.", answer)
+    assert found.step_index == step, found
+
+
+def test_an_adopter_that_cannot_commit_is_graded_under_its_own_string(grader):
+    """A question's value written otherwise than the computation's ("1,001" and "1001") is
+    graded itself: adopters that cannot commit are not among the values graded in a batch."""
+    reasoning = "So, 1,000 + 1 = 1,001.\n\nSo, the sum is 1001?"
+    found = _first(reasoning, "1001", grader, "What is the sum of 1000 and 1?")
+    assert (found.step_index, found.rule) == (0, "adopted"), found

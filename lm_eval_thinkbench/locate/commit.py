@@ -118,7 +118,9 @@ class Found:
 @dataclass(frozen=True)
 class _Candidate:
     claim: Claim
-    kind: str  # "boxed", "answer", "asked", "open", "witness" (a question: adopts only)
+    # "boxed", "answer", "asked", "open"; "witness" (a question) and "final" (the answer's box
+    # after the thought) only adopt
+    kind: str
     value: str
     paragraph: int
 
@@ -174,6 +176,14 @@ def first_commitment(
         key=lambda c: (c.start, c.end),
     )
     candidates, openers = _candidates(reasoning, paragraphs, claims, asked, gold, problem)
+    if answer_reading is not None and answer_reading is not reading:
+        # the final box after the thought adopts the computation the thought ended on
+        # ("Finally, adding 1 to 9,900 results in 9,901.", then </think> and the solution)
+        boxes = [c for c in answer_reading.claims if "boxed" in c.flags]
+        if boxes:
+            end = len(reasoning)
+            last = replace(boxes[-1], start=end, end=end, value_start=end)
+            candidates.append(_Candidate(last, "final", boxes[-1].value, len(paragraphs)))
     if asked.context:
         goals = _goal_openers(reasoning, paragraphs, asked)
         openers = sorted([*openers, *goals], key=lambda o: o.start) if goals else openers
@@ -1010,7 +1020,8 @@ def _first_equal(
         value = candidates[i].value
         if value not in verdicts:
             later = (candidates[j].value for j in viable[bisect_left(viable, i) :])
-            batch = list(dict.fromkeys(v for v in later if v not in verdicts))
+            # the value first: an adopter that cannot commit itself is not among the viable
+            batch = list(dict.fromkeys(v for v in (value, *later) if v not in verdicts))
             match = grader.first_equivalent(gold, batch)
             graded += len(batch) if match.index is None else match.index + 1
             timeouts += match.timeouts
@@ -1082,8 +1093,8 @@ def _prospects(
     out: list[tuple[str, int | None] | None] = []
     for i, candidate in enumerate(candidates):
         out.append(None)
-        if candidate.kind == "witness":
-            continue  # it only adopts what came before (:func:`_candidates`)
+        if candidate.kind in ("witness", "final"):
+            continue  # it only adopts what came before (:func:`_candidates`, first_commitment)
         if candidate.kind != "open":
             out[i] = (candidate.kind, None)
             continue
