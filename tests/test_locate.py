@@ -2347,3 +2347,29 @@ def test_an_adopter_that_cannot_commit_is_graded_under_its_own_string(grader):
     reasoning = "So, 1,000 + 1 = 1,001.\n\nSo, the sum is 1001?"
     found = _first(reasoning, "1001", grader, "What is the sum of 1000 and 1?")
     assert (found.step_index, found.rule) == (0, "adopted"), found
+
+
+_INTERVAL_SUM = "The solution to $|x - 2| < 3$ is $a < x < b$. What is the value of $a + b$?"
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # the question's formula named plainly as the goal opens the computation after it
+        # (held-out 27, QwQ-32B: "The question asks for a + b. So, adding those together:
+        # -1 + 5 equals 4." 12 steps before its firm statement)
+        (
+            "So, the solution is -1 < x < 5.\n\nThe question asks for a + b. So, adding those"
+            " together: -1 + 5 equals 4.\n\nLet me double-check the inequality.",
+            1,
+        ),
+        # twin: a formula the question does not ask for opens nothing
+        (
+            "So, the solution is -1 < x < 5.\n\nThe question asks for a - b. So, adding those"
+            " together: -1 + 5 equals 4.\n\nLet me double-check the inequality.",
+            None,
+        ),
+    ],
+)
+def test_the_asked_formula_named_as_the_goal_opens_its_computation(grader, reasoning, step):
+    assert _first(reasoning, "4", grader, _INTERVAL_SUM).step_index == step

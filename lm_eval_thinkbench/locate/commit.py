@@ -708,8 +708,9 @@ _INTO = re.compile(
 _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at once
     r"(?i)(?=[anhlw])\b(?:asks?\s+(?:for|us\s+to\s+find)|(?:need|want|have)\s+to\s+(?:find|compute"
     r"|calculate|determine)|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate))\s+"
-    r"(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,60}?)"
-    r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?(?=\s*(?:[.,;:?!]|$))"
+    r"(?:(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,60}?)"
+    r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
+    r"|(?P<m3>[A-Za-z](?:\s*[-+*/^]\s*[A-Za-z0-9]){1,4}))(?=\s*(?:[.,;:?!]|$))"
 )
 #: Words too general to say which quantity a goal is ("the value", "the result").
 _WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer", "quantity"))
@@ -721,8 +722,8 @@ def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> l
     chain of numbers that follows (:func:`_computes`), like "the total would be 5 × 4 × 3"."""
     out = []
     for m in _GOAL_NEXT.finditer(reasoning):
-        words = content_words(m.group("goal"))
-        formula = m.group("m1") or m.group("m2")
+        words = content_words(m.group("goal") or "")
+        formula = m.group("m1") or m.group("m2") or m.group("m3")  # "asks for a + b."
         if formula:  # "I need to find the value of \\(6x + 5\\)": the question's formula
             named = name_key(formula) in asked.direct
         else:
