@@ -2373,3 +2373,20 @@ _INTERVAL_SUM = "The solution to $|x - 2| < 3$ is $a < x < b$. What is the value
 )
 def test_the_asked_formula_named_as_the_goal_opens_its_computation(grader, reasoning, step):
     assert _first(reasoning, "4", grader, _INTERVAL_SUM).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("value", "same"),
+    [
+        # superscript powers are the gold's atoms (held-out 27, QwQ-32B: "x³ + 3x - 6" for a
+        # rewriting task, 30 steps before the box)
+        ("x³ + 3x - 6", True),
+        ("x^3 + 3x - 6", True),
+        # twin: an intermediate form keeps atoms the gold lacks
+        ("x³ + 0x² + 3x - 6", False),
+    ],
+)
+def test_superscript_powers_are_the_golds_form(value, same):
+    from lm_eval_thinkbench.locate.commit import same_form
+
+    assert same_form(value, "x^3+3x-6") is same

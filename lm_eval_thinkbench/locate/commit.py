@@ -917,7 +917,11 @@ def same_form(value: str, gold: str) -> bool:
     """Whether ``value`` is written with the gold's atoms (``\\frac{\\sqrt{3}}{3}``, not
     ``\\frac{1}{\\sqrt{3}}``; ``4210_5``, not ``555``): for problems that ask to rewrite a
     formula, where every intermediate form equals the gold."""
+    value = value.translate(_SUPERSCRIPT_POWERS)  # "x³ + 3x - 6" is written as x^3+3x-6
     return sorted(_atom_list(_LEADING_NAME.sub("", value))) == sorted(_atom_list(gold))
+
+
+_SUPERSCRIPT_POWERS = str.maketrans({"²": "^2", "³": "^3"})
 
 
 def _atom_list(value: str) -> list[str]:
