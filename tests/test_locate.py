@@ -2390,3 +2390,40 @@ def test_superscript_powers_are_the_golds_form(value, same):
     from lm_eval_thinkbench.locate.commit import same_form
 
     assert same_form(value, "x^3+3x-6") is same
+
+
+def test_corresponds_to_links_a_value():
+    """ "corresponds to" states what its subject is worth (held-out 25 idx 2, 2 steps late)."""
+    assert [(c.value, c.names) for c in read("So the angle corresponds to 45.").claims] == [
+        ("45", ("the angle",))
+    ]
+    assert read("So the angle corresponds with 45.").claims == []
+
+
+_OCTAGON = (
+    "A regular hexagon has side length 16 cm. A regular octagon has the same perimeter. How long"
+    " is each side of the octagon?"
+)
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # a symbol denoted in quotes is the model's own name (held-out 28, QwQ-32B: "Let me
+        # denote the length of each side of the octagon as 's'.", 2 steps late)
+        (
+            "Let me denote the length of each side of the octagon as 's'. Then 8 * s = 96."
+            "\n\nLet me calculate: s = 96 / 8.\n\nSo s = 12 cm.\n\nLet me double-check that.",
+            2,
+        ),
+        # twin: a symbol in quotes for another quantity names no side
+        (
+            "Let me denote the perimeter of the octagon as 'p'. Then p = 96."
+            "\n\nLet me calculate: s = 96 / 8.\n\nSo s = 12 cm.\n\nLet me double-check that.",
+            None,
+        ),
+    ],
+)
+def test_a_symbol_denoted_in_quotes_names_its_quantity(grader, reasoning, step):
+    answer = "The length of each side of the regular octagon is \\boxed{12} cm."
+    assert _first(reasoning, "12", grader, _OCTAGON, answer).step_index == step

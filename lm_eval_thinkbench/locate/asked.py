@@ -800,7 +800,7 @@ _SETUP_CHARS = 4000
 #: A symbol a sentence gives a quantity: inline math or a lone letter.
 _DENOTED_SYMBOL = (
     r"(?:\$(?P<{0}1>[^$<>=]{{1,20}})\$|\\\(\s*(?P<{0}2>(?:(?!\\\)).){{1,20}}?)\s*\\\)"
-    r"|(?P<{0}3>[A-Za-z])(?![\w(]))"
+    r"|(?P<q{0}>['‘\"“])?(?P<{0}3>[A-Za-z])(?(q{0})['’\"”])(?![\w(]))"
 )
 #: The model naming a quantity by a symbol of its own in so many words: "Let's denote the
 #: total number of students as \( x \)", "let \( n \) be the number of coins", "Let the

@@ -171,7 +171,8 @@ _LINK_WORDS = (
     r"has\s+to\s+be", r"could\s+be", r"might\s+be", r"can\s+be", "is", "are", "was", "were",
     "becomes", "become", r"totall?ing", r"for\s+a\s+total\s+of", r"simplifies\s+to",
     r"simplify\s+to", r"reduces\s+to", r"evaluates\s+to", r"comes\s+out\s+to", r"comes\s+to",
-    r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"gives\s+us", r"gives\s+me",
+    r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"corresponds\s+to",
+    r"gives\s+us", r"gives\s+me",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
 )  # fmt: skip
 #: Breaks in words.
