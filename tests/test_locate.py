@@ -2427,3 +2427,18 @@ _OCTAGON = (
 def test_a_symbol_denoted_in_quotes_names_its_quantity(grader, reasoning, step):
     answer = "The length of each side of the regular octagon is \\boxed{12} cm."
     assert _first(reasoning, "12", grader, _OCTAGON, answer).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # "the solution" is the unknown a question asks for (held-out 28, QwQ-32B: "since x is
+        # between 0 and 180°, the solution is 46°", 2 steps before "x = 46")
+        ("Find $x$ with $\\tan x = \\tan 46^\\circ$ and $0 < x < 180$.", 1),
+        # twin: when the question asks for something else, a solution is no answer
+        ("Find $\\tan x$ with $0 < x < 180$.", None),
+    ],
+)
+def test_the_solution_is_the_unknown_asked_for(grader, problem, step):
+    reasoning = "So tan x = tan(46°).\n\nSince x is between 0 and 180°, the solution is 46°."
+    assert _first(reasoning, "46", grader, problem).step_index == step

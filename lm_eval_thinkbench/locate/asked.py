@@ -311,6 +311,13 @@ class Asked:
         words = content_words(name)
         if self.solutions and words == _SOLUTIONS:
             return True
+        if (
+            words - {"only", "unique"} == _SOLUTION
+            and self.direct
+            and not self.solutions
+            and all(_VARIABLE.fullmatch(m) for m in self.direct)
+        ):
+            return True  # "the solution is 46°" for "Find $x$.": the unknown asked for
         if self.counted and (count := _COUNT_OF.match(name)) and count[1] in self.counted:
             return True
         specific = words - GENERIC
@@ -653,6 +660,7 @@ _COUNTS_SOLUTIONS = re.compile(
     r"(?i)\bhow\s+many\b[^.?]*\b(?:satisf(?:y|ies)|solutions?\s+(?:to|of)|solve)\b"
 )
 _SOLUTIONS = content_words("number of solutions")
+_SOLUTION = content_words("the solution")
 #: "the maximum" and "the minimum" (as :func:`content_words` gives them), and the words of a
 #: question that asks for an extremum of that direction ("largest", "fewest").
 _EXTREME_WAYS = {
