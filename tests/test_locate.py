@@ -2442,3 +2442,34 @@ def test_a_symbol_denoted_in_quotes_names_its_quantity(grader, reasoning, step):
 def test_the_solution_is_the_unknown_asked_for(grader, problem, step):
     reasoning = "So tan x = tan(46°).\n\nSince x is between 0 and 180°, the solution is 46°."
     assert _first(reasoning, "46", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # a position in words names the indexed term (held-out 28, R1-Distill-Llama-8B: "a_8"
+        # for "What is the eighth term of the sequence?")
+        ("The terms go up by 2: a_7 = 14.\n\nSo, a_8 = 16.\n\nThe pattern holds.", 1),
+        # twin: a term at another position
+        ("The terms go up by 2: a_6 = 12.\n\nSo, a_7 = 16.\n\nThe pattern holds.", None),
+    ],
+)
+def test_a_term_asked_by_a_position_in_words(grader, reasoning, step):
+    problem = "What is the eighth term of the sequence $2, 4, 6, \\ldots$?"
+    assert _first(reasoning, "16", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # thousands separators are no tuple (held-out 28, R1-Distill-Llama-8B: "So, a_8 =
+        # 273,375 / 703,125.", 17 steps before the reduced fraction)
+        ("So, a_8 = 273,375 / 703,125.", 0),
+        # twin: a comma that separates no thousands
+        ("So, a_8 = 243,62 / 5.", None),
+    ],
+)
+def test_thousands_separators_are_no_tuple(grader, reasoning, step):
+    problem = "Consider the sequence $\\frac{125}{9}, \\frac{25}{3}, 5, 3, \\ldots$. What is its"
+    problem += " eighth term?"
+    assert _first(reasoning, "\\frac{243}{625}", grader, problem).step_index == step

@@ -397,11 +397,23 @@ _FORMULA_MARK = re.compile(r"\d|\\[A-Za-z]")
 _VARIABLE = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
 #: A sequence's term by its position: ``a_{2003}``, ``t_5``.
 _INDEXED = re.compile(r"[A-Za-z]_\{?(\d+)\}?")
+#: Positions in words, as questions write small ones: "the eighth term".
+_ORDINAL_WORDS = {
+    w: str(n)
+    for n, w in enumerate(
+        (
+            "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+            "ninth", "tenth", "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+            "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
+        ),
+        start=1,
+    )
+}  # fmt: skip
 #: A term the question asks for by its position: "What is the 2003rd term", "find the
 #: $100^{\\mathrm{th}}$ term"; not "the remainder when the 100th term is divided by 4".
 _ORDINAL_TERM = re.compile(
-    r"(?i)\b(?:is|are|find|compute|determine|calculate|evaluate)\s+the\s+\$?(\d+)\s*(?:\^\s*\{?\s*(?:\\(?:mathrm|text|textrm)\s*\{\s*)?)?(?:st|nd|rd|th)\b"
-    r"[}\s$]*\s*term\b"
+    r"(?i)\b(?:is|are|find|compute|determine|calculate|evaluate)\s+the\s+(?:\$?(\d+)\s*(?:\^\s*\{?\s*(?:\\(?:mathrm|text|textrm)\s*\{\s*)?)?(?:st|nd|rd|th)\b"
+    r"[}\s$]*|(" + "|".join(_ORDINAL_WORDS) + r")\s+)\s*term\b"
 )
 #: A name in words written as math: ``\text{Profit}``, ``\mathrm{Total cost}``.
 _TEXT_NAME = re.compile(
@@ -756,7 +768,11 @@ def asked_names(
                 math.update({name_key(p) for p in _math_parts(name)} - free)
     questions = _question_sentences(problem) if problem else []
     context = frozenset().union(*(content_words(s) for s in questions))
-    indices = frozenset(m.group(1) for s in questions for m in _ORDINAL_TERM.finditer(s))
+    indices = frozenset(
+        m.group(1) or _ORDINAL_WORDS[m.group(2).lower()]
+        for s in questions
+        for m in _ORDINAL_TERM.finditer(s)
+    )
     heads = frozenset(m.group(1).lower() for s in questions for m in _TOTAL_ASKED.finditer(s))
     solutions = any(_COUNTS_SOLUTIONS.search(s) for s in questions)
     counted = frozenset(

@@ -550,6 +550,8 @@ def _candidates(
         if kind == "open" and rate and _followed_by(reasoning, claim.end, rate):
             kind = "asked"  # "... equals 4 inches per second" for "... in inches per second?"
         value = claim.value
+        if "," not in gold and "," in value:  # "273,375 / 703,125": thousands, not a tuple
+            value = _THOUSANDS.sub("", value)
         if option and value.lower() == f"\\text{{{option}}}":
             value = gold  # "a hyperbola" when the problem lists "(E) Hyperbola"
         left = claim.lhs or claim.prev
@@ -933,6 +935,8 @@ def _atom_list(value: str) -> list[str]:
 
 
 _BARE_DECIMAL = re.compile(r"(^|[^\d])\.(?=\d)")
+#: A thousands separator: "9,901", "273,375" (a comma before three digits and no fourth).
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
 def atoms(value: str) -> int:
