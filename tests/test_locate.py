@@ -2473,3 +2473,20 @@ def test_thousands_separators_are_no_tuple(grader, reasoning, step):
     problem = "Consider the sequence $\\frac{125}{9}, \\frac{25}{3}, 5, 3, \\ldots$. What is its"
     problem += " eighth term?"
     assert _first(reasoning, "\\frac{243}{625}", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        # an inverted question names its value's subject (held-out 28, R1-Distill-Llama-8B:
+        # "So, is the profit $78?" after "$93 minus $15 is $78", 6 steps before a firm one)
+        ("So, is the profit $78?", [("78", ("the profit",), ["question"])]),
+        ("Is the answer 12?", [("12", ("the answer",), ["question"])]),
+        # twins: a statement is no inverted question, and a pronoun names nothing
+        ("So is it 6?", []),
+        ("The profit is $78.", [("78", ("The profit",), [])]),
+    ],
+)
+def test_an_inverted_question_names_its_subject(sentence, claims):
+    found = [(c.value, c.names, sorted(c.flags)) for c in read(sentence).claims]
+    assert found == claims

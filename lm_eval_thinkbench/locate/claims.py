@@ -1466,6 +1466,13 @@ def _chain(
         if term.math or _whole_value(text, term, value[1]):
             _add(text, state, [term], value, flags, sentence, pending, None)
         return
+    if len(terms) == 1 and "question" in flags and clause[0].kind == "link":
+        # "So, is the profit $78?": a question that asks whether a value is its subject's
+        asked = _INVERTED.fullmatch(text, terms[0].start, terms[0].end)
+        if asked and clause[0].what == "is":
+            found = (asked.start("value"), asked["value"], None)
+            _add(text, state, terms, found, flags, sentence, asked["name"], None)
+        return
     value_at, value = None, None
     for i in range(len(terms) - 1, 0, -1):
         value = _value(text, terms[i], state.words)
@@ -1521,6 +1528,14 @@ def _chain(
     if condition is not None:
         for i in range(before, len(state.claims)):
             state.claims[i] = replace(state.claims[i], condition=condition)
+
+
+#: The subject and value of an inverted question's term: "the profit $78" of "is the profit
+#: $78?", "the answer 12" of "Is the answer 12?".
+_INVERTED = re.compile(
+    r"\s*(?P<name>(?:the|its|their)\s+[A-Za-z][A-Za-z' -]{0,60}?)\s+\$?"
+    r"(?P<value>-?\d[\d,]*(?:\.\d+)?)\s*[?.]?\s*"
+)
 
 
 def _in_words_only(text: str, term: _Tok) -> bool:
