@@ -2490,3 +2490,28 @@ def test_thousands_separators_are_no_tuple(grader, reasoning, step):
 def test_an_inverted_question_names_its_subject(sentence, claims):
     found = [(c.value, c.names, sorted(c.flags)) for c in read(sentence).claims]
     assert found == claims
+
+
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # a sentence opening "Which is" goes on with the chain before it (held-out 29,
+        # R1-Distill-Qwen-32B: "|A ∩ B| = 49 - 44", then "Which is 5.", 9 steps before a
+        # firm statement)
+        (
+            "|A ∩ B| = 49 - 44\n\nWhich is 5.",
+            [("49 - 44", ("|A ∩ B|",)), ("5", ("|A ∩ B|",))],
+        ),
+        # twin: "which is" inside a sentence links as before
+        ("The area is 3 times 4, which is 12.", [("12", ("The area", "3 * 4"))]),
+    ],
+)
+def test_a_sentence_opening_which_is_goes_on_with_the_chain(text, claims):
+    assert [(c.value, c.names) for c in read(text).claims] == claims
+
+
+def test_set_symbols_are_their_latex_commands():
+    """ "|A ∩ B|" in a trace is the question's $|A \\cap B|$ (held-out 29)."""
+    assert name_key("|A ∩ B|") == name_key("|A \\cap B|")
+    assert name_key("|A ∪ B|") == name_key("|A \\cup B|")
+    assert name_key("|A ∩ B|") != name_key("|A \\cup B|")

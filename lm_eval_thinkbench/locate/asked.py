@@ -69,6 +69,7 @@ _UNICODE_SYMBOLS = str.maketrans(
         "○": "\\circ", "θ": "\\theta", "α": "\\alpha", "β": "\\beta", "γ": "\\gamma",
         "π": "\\pi", "φ": "\\phi", "ω": "\\omega", "λ": "\\lambda", "μ": "\\mu",
         "²": "^2", "³": "^3", "·": "*", "×": "*",  # "m² + n²" names m^2+n^2
+        "∩": "\\cap", "∪": "\\cup",  # "|A ∩ B|" names $|A \cap B|$
     }
 )  # fmt: skip
 

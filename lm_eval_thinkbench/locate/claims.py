@@ -1417,8 +1417,12 @@ def _chain(
             state.pending = _subject(text, terms[0])
         return
     summed = clause[0].kind == "link" and clause[0].what == "is"
+    # "|A ∩ B| = 49 - 44", then "Which is 5.": the chain before goes on, as after "="
+    which = summed and text.startswith(("Which", "which"), clause[0].start)
+    summed = summed and not which
     if clause[0].kind == "link" and (
         clause[0].what == "eq"
+        or which
         or (summed and _CONTINUES_SUM.fullmatch(text, clause[0].start, clause[0].end))
     ):
         # "= 2 \times 14400" on its own line goes on with the chain before it; ", equals 204
