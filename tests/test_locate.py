@@ -2301,6 +2301,15 @@ _DIVISORS = "How many positive whole-number divisors does 196 have?"
             "9",
             1,
         ),
+        # a chain named in words of its own is a computation too (held-out 29: "raising that
+        # to the 8th power would be 2^(1/2 * 8) = 2^4 = 16. So, is the answer 16?")
+        (
+            "Find $|(1-i)^8|$.",
+            "Let me compute (sqrt(2))^8.\n\nSince sqrt(2) is 2^(1/2), raising that to the 8th"
+            " power would be 2^(1/2 * 8) = 2^4 = 16. So, is the answer 16? Let me verify.",
+            "16",
+            1,
+        ),
         # twins: the question alone commits to nothing, and it adopts no variable's value
         (_DIVISORS, "196 = 2^2 × 7^2.\n\nDoes 196 have 9 positive divisors?", "9", None),
         (

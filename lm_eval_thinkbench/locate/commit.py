@@ -1126,9 +1126,11 @@ def _prospects(
         ):
             out[i] = ("result", None)
             continue
-        # a question adopts only an unnamed computation: "3 × 3 = 9. So, does that mean 196
-        # has 9 positive divisors?", not "b = 1" before "Does that mean there's only one?"
-        adopter = firm[i] if named else adopters[i]
+        # a question adopts a computation ("3 × 3 = 9. So, does that mean 196 has 9 positive
+        # divisors?"), not a variable's value ("b = 1" before "Does that mean there's only
+        # one?")
+        variable = any(_VARIABLE.fullmatch(name_key(n)) for n in names)
+        adopter = firm[i] if variable else adopters[i]
         if adopter is None:
             continue
         if named and candidates[adopter].paragraph - candidate.paragraph > 1:
