@@ -2524,3 +2524,21 @@ def test_set_symbols_are_their_latex_commands():
     assert name_key("|A ∩ B|") == name_key("|A \\cap B|")
     assert name_key("|A ∪ B|") == name_key("|A \\cup B|")
     assert name_key("|A ∩ B|") != name_key("|A \\cup B|")
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        # "written as" links a value in the notation asked for (held-out 29, R1-Distill-Qwen-32B:
+        # "42 in base 8 is 5*8 + 2, which is written as 52_8.", 6 steps late)
+        (
+            "So, 42 in base 8 is 5*8 + 2, which is written as 52_8.",
+            [("52_8", ("42 in base 8", "5*8 + 2"))],
+        ),
+        ("The number is written as 52_8.", [("52_8", ("The number",))]),
+        # twin: written as a kind of thing states no value
+        ("It can be written as a product.", []),
+    ],
+)
+def test_written_as_links_a_value(sentence, claims):
+    assert [(c.value, c.names) for c in read(sentence).claims] == claims

@@ -172,6 +172,7 @@ _LINK_WORDS = (
     "becomes", "become", r"totall?ing", r"for\s+a\s+total\s+of", r"simplifies\s+to",
     r"simplify\s+to", r"reduces\s+to", r"evaluates\s+to", r"comes\s+out\s+to", r"comes\s+to",
     r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"corresponds\s+to",
+    r"is\s+written\s+as", r"written\s+as",
     r"gives\s+us", r"gives\s+me",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
 )  # fmt: skip
