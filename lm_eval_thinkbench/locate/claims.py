@@ -168,11 +168,12 @@ _MODAL_ADVERB = r"(?:(?:indeed|also|still|actually|then|therefore|thus|now|just|
 _LINK_WORDS = (
     _WHICH_LINK, r"is\s+equal\s+to", r"are\s+equal\s+to", "equals",
     *(rf"{modal}\s+{_MODAL_ADVERB}be" for modal in ("should", "would", "must", "will")),
-    r"has\s+to\s+be", r"could\s+be", r"might\s+be", r"can\s+be", "is", "are", "was", "were",
+    r"has\s+to\s+be", r"could\s+be", r"might\s+be", r"can\s+be", r"is\s+written\s+as", "is",
+    "are", "was", "were",
     "becomes", "become", r"totall?ing", r"for\s+a\s+total\s+of", r"simplifies\s+to",
     r"simplify\s+to", r"reduces\s+to", r"evaluates\s+to", r"comes\s+out\s+to", r"comes\s+to",
     r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"corresponds\s+to",
-    r"is\s+written\s+as", r"written\s+as",
+    r"written\s+as",
     r"gives\s+us", r"gives\s+me",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
 )  # fmt: skip
