@@ -2542,3 +2542,19 @@ def test_set_symbols_are_their_latex_commands():
 )
 def test_written_as_links_a_value(sentence, claims):
     assert [(c.value, c.names) for c in read(sentence).claims] == claims
+
+
+@pytest.mark.parametrize(
+    ("reasoning", "step"),
+    [
+        # a root said in words computes the root the asked quantity was set to (held-out 29,
+        # R1-Distill-Qwen-32B: "d = \sqrt{1.5625}", then "So, the square root of 1.5625 is
+        # 1.25.", 2 steps before the worded answer)
+        ("\\[ d = \\sqrt{1.5625} \\]\n\nSo, the square root of 1.5625 is 1.25.", 1),
+        # twin: the root of another number computes something else
+        ("\\[ d = \\sqrt{1.5625} \\]\n\nSo, the square root of 1.44 is 1.2, not 1.25.", None),
+    ],
+)
+def test_a_root_said_in_words_computes_the_asked_root(grader, reasoning, step):
+    problem = "How many miles is he, in a direct line, from his starting point $d$? Find $d$."
+    assert _first(reasoning, "1.25", grader, problem).step_index == step

@@ -2170,6 +2170,13 @@ def _name(text: str, term: _Tok) -> str | None:
 
 
 @lru_cache(maxsize=_MEMO)
+def spoken_root(name: str) -> str | None:
+    """A name that says a square root of a number in words, as math ("the square root of
+    1.5625": ``\\sqrt{1.5625}``), or None."""
+    root = _SPOKEN_ROOT.fullmatch(name)
+    return f"\\sqrt{{{root['radicand']}}}" if root and not root["factor"] else None
+
+
 def _name_of(raw: str, math: bool) -> str | None:
     if math:
         return _clean(raw) or None

@@ -67,6 +67,7 @@ from lm_eval_thinkbench.locate.claims import (
     read,
     sentence_flags,
     sentences,
+    spoken_root,
 )
 from lm_eval_thinkbench.locate.intervals import interval_statements
 from lm_eval_thinkbench.math.grader import Grader
@@ -1187,7 +1188,7 @@ def _computes(candidates: Sequence[_Candidate], i: int, opener: _Opener) -> bool
     if not candidate.claim.names:
         return False
     first = candidate.claim.names[0]
-    key = name_key(first)
+    key = name_key(spoken_root(first) or first)  # "the square root of 1.5625" of sqrt(1.5625)
     left, last = _left_to_right(opener, between)
     if left != opener.key and key == left and candidate.paragraph - last <= 2:
         return True  # "45 + 2 = 47", "47 - 5 = 42", then "42 + 5 = 47" of "45 + 2 - 5 + 5"
