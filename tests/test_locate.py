@@ -2558,3 +2558,23 @@ def test_written_as_links_a_value(sentence, claims):
 def test_a_root_said_in_words_computes_the_asked_root(grader, reasoning, step):
     problem = "How many miles is he, in a direct line, from his starting point $d$? Find $d$."
     assert _first(reasoning, "1.25", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("named", "step"),
+    [
+        # "polynomial" says what kind the quotient is, not which (held-out 29, R1-Distill-Qwen-
+        # 32B: "the quotient polynomial is:" before the displayed quotient, 34 steps early)
+        ("the quotient polynomial", 2),
+        # twin: the remainder polynomial is another one
+        ("the remainder polynomial", None),
+    ],
+)
+def test_a_polynomial_is_named_by_what_it_is(grader, named, step):
+    reasoning = (
+        f"Let me write the coefficients.\n\nSo, {named} is:\n\n"
+        "\\( x^5 - x^4 + x^3 - x^2 + x - 1 \\)\n\nLet me double-check by multiplying back."
+    )
+    problem = "Find the quotient when $x^6 - 3$ is divided by $x + 1.$"
+    found = _first(reasoning, "x^5 - x^4 + x^3 - x^2 + x - 1", grader, problem)
+    assert found.step_index == step, found

@@ -213,7 +213,7 @@ _GENERIC_WORDS = (
     "amount", "exact", "actual", "possible", "expression", "quantity", "sum", "thing", "one",
     "ones", "given", "required", "desired", "resulting", "real", "vector", "matrix", "fraction",
     "form", "simplified", "decimal", "base", "binary", "octal", "notation", "entire", "whole",
-    "original", "overall",
+    "original", "overall", "polynomial",
 )  # fmt: skip
 GENERIC = frozenset(map(_stem, _GENERIC_WORDS))
 #: Nouns for the people a problem counts, which a trace uses for one another ("people" for
