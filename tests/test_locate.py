@@ -2372,7 +2372,21 @@ _INTERVAL_SUM = "The solution to $|x - 2| < 3$ is $a < x < b$. What is the value
             " together: -1 + 5 equals 4.\n\nLet me double-check the inequality.",
             1,
         ),
-        # twin: a formula the question does not ask for opens nothing
+        # the chain's own formula after a goal in words, its subject a sentence's referent
+        # (held-out 27, R1-Distill-Llama-8B: "... so I just need to add those two together.
+        # That would be -1 + 5, which is 4.", 5 steps before a firm statement)
+        (
+            "So, the solution is -1 < x < 5.\n\nThe question asks for a + b, so I just need to"
+            " add those two together. That would be -1 + 5, which is 4.\n\nLet me check.",
+            1,
+        ),
+        # twins: a formula the question does not ask for opens nothing, and a chain of a
+        # formula in letters computes no number
+        (
+            "So, the solution is -1 < x < 5.\n\nThe question asks for a + b, so I just need to"
+            " add those two together. That would be x + 5, which is 4.\n\nLet me check.",
+            None,
+        ),
         (
             "So, the solution is -1 < x < 5.\n\nThe question asks for a - b. So, adding those"
             " together: -1 + 5 equals 4.\n\nLet me double-check the inequality.",

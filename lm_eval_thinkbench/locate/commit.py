@@ -1197,7 +1197,10 @@ def _computes(candidates: Sequence[_Candidate], i: int, opener: _Opener) -> bool
     if key != opener.key and key in opener.key:
         return False  # a part of the computation (the inner cube root of a cube root)
     near = candidate.paragraph - opener.paragraph <= 1
-    return key == opener.key or (near and not has_letter(first))
+    # after a goal in words, the chain's own formula: "The question asks for a + b, so I just
+    # need to add those two together. That would be -1 + 5, which is 4."
+    formula = first if opener.key else candidate.claim.names[-1]
+    return key == opener.key or (near and not has_letter(formula))
 
 
 def _left_to_right(opener: _Opener, since: Sequence[_Candidate]) -> tuple[str, int]:
