@@ -2592,3 +2592,20 @@ def test_a_polynomial_is_named_by_what_it_is(grader, named, step):
     problem = "Find the quotient when $x^6 - 3$ is divided by $x + 1.$"
     found = _first(reasoning, "x^5 - x^4 + x^3 - x^2 + x - 1", grader, problem)
     assert found.step_index == step, found
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a word answer before what it is, for a "which" question read with what it says of
+        # the one asked (held-out 28, R1-Distill-Qwen-32B: "So, Evelyn is the one with the
+        # greatest average speed.", 7 steps before "the answer should be Evelyn")
+        ("So, Evelyn is the one with the greatest average speed.", 1),
+        # twin: the one with another property is not the one asked for
+        ("So, Evelyn is the one with the smallest average speed.", None),
+    ],
+)
+def test_a_word_answer_stated_before_what_it_is(grader, said, step):
+    reasoning = "Evelyn: 3.6, Briana: 0.88.\n\n" + said + "\n\nLet me double-check Evelyn."
+    problem = "The results of a race are graphed. Which student has the greatest average speed?"
+    assert _first(reasoning, "\\text{Evelyn}", grader, problem).step_index == step

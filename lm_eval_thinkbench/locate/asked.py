@@ -345,7 +345,10 @@ class Asked:
             return any(asked & way and "common" not in asked for asked in self.words)
         head = head_word(name) if self.words else None  # (read only when it can decide)
         return head is not None and any(
-            head in asked and asked & _ORDINALS <= specific for asked in self.words
+            head in asked
+            and asked & _ORDINALS <= specific
+            and not _opposite_extremes(specific, asked)
+            for asked in self.words
         )
 
     @_per_name
@@ -540,6 +543,11 @@ _PHRASE_END = re.compile(
 )
 
 
+#: What a "which" question says of the thing it asks for: "Which student has the greatest
+#: average speed?"
+_WHICH_HAS = re.compile(
+    r"(?i)\s*(?:has|have|had|is|are|was|were|gets?|got|makes?|made)\s+(?P<predicate>[^.?;,$\\]{1,80})"
+)
 #: A relative clause after a question's noun phrase, to its end: "who own all four of these
 #: things", "that change direction exactly four times".
 _RELATIVE = re.compile(r"(?i)\s*(?:who|that|which)\s+(?P<clause>[^.?;,$\\]{1,80})")
@@ -651,6 +659,11 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
             found = content_words(head)
             if found - GENERIC:
                 words.append(found)
+                asks_which = asker is not None and asker.group().strip().lower() == "which"
+                which = _WHICH_HAS.match(stripped, len(head)) if asks_which else None
+                if which:
+                    # "Which student has the greatest average speed?": the one with it
+                    words.append(found | content_words(which["predicate"]))
                 if relative and found & PEOPLE:
                     # "the number of residents of Aimeville who own all four of these things":
                     # who they are is said by the clause ("the number of people who own all
@@ -680,6 +693,15 @@ _EXTREME_WAYS = {
     "maximum": frozenset(("larg", "great", "maximum", "big", "most")),
     "minimum": frozenset(("small", "minimum", "less", "few")),
 }
+
+
+def _opposite_extremes(words: frozenset[str], asked: frozenset[str]) -> bool:
+    """Whether a name's extremum is the other way from the asked one's ("the one with the
+    smallest average speed" for "Which student has the greatest average speed?")."""
+    most, least = _EXTREME_WAYS["maximum"], _EXTREME_WAYS["minimum"]
+    return bool((words & most and asked & least) or (words & least and asked & most))
+
+
 #: A question that counts the values of a variable: "the number of positive integers $n$",
 #: "How many ordered pairs $(a, b)$" does not (no one letter), nor "the number of ways".
 _COUNTS_VARIABLE = re.compile(

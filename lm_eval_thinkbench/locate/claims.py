@@ -1487,7 +1487,11 @@ def _chain(
             break
     if len(terms) == 2 and (value is None or not _DIGIT.search(value[1])):
         left = _value(text, terms[0])  # "6 = xy + yz + zx": the value is on the left
-        if left and _PLAIN_NUMBER.fullmatch(left[1]):
+        if state.words and not (left and _PLAIN_NUMBER.fullmatch(left[1])):
+            # "Evelyn is the one with the greatest average speed": a word the gold is
+            worded = _value(text, terms[0], state.words)
+            left = worded if worded and _WORD_VALUE.fullmatch(worded[1]) else left
+        if left and (_PLAIN_NUMBER.fullmatch(left[1]) or _WORD_VALUE.fullmatch(left[1])):
             terms = [terms[1], terms[0]]
             value_at, value = 1, left
     subject = _subject(text, terms[0])
