@@ -17,7 +17,11 @@ traces). A claim (``locate.claims``) whose value equals the gold counts when it 
   (``1239 + 361 = 1600``, a displayed ``\\[ 68 + 13 = 81 \\]``) or a chain under a name not
   known to be the asked one, when the next answer statement or asked-quantity claim, in the same
   paragraph or one of the next two, also equals the gold. That is how a reader tells the
-  computation that produces the asked quantity from one that produces something else.
+  computation that produces the asked quantity from one that produces something else. Two
+  adopters never commit themselves: a question that names the asked quantity ("So, does that
+  mean 196 has 9 positive divisors?" after ``3 × 3 = 9``; not for a variable's value), and the
+  final box after a closed thought (a thought that ends on its computation, "Finally, adding 1
+  to 9,900 results in 9,901.", and leaves the statement to the written solution).
 
 It never counts a claim that
 
