@@ -2609,3 +2609,23 @@ def test_a_word_answer_stated_before_what_it_is(grader, said, step):
     reasoning = "Evelyn: 3.6, Briana: 0.88.\n\n" + said + "\n\nLet me double-check Evelyn."
     problem = "The results of a race are graphed. Which student has the greatest average speed?"
     assert _first(reasoning, "\\text{Evelyn}", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a "what" question read with what it says of the one asked (held-out 30, QwQ-32B:
+        # "the number he should multiply 10 by is 3/2" for "By what number should he multiply
+        # $10$ to get the answer?", 3 steps late)
+        ("Therefore, the number he should multiply 10 by is 3/2.", 1),
+        # twin: a number he should divide by is another one
+        ("Therefore, the number he should divide 10 by is 3/2.", None),
+    ],
+)
+def test_a_what_question_read_with_what_it_says(grader, said, step):
+    reasoning = "Dividing by a fraction is multiplying by its reciprocal.\n\n" + said
+    problem = (
+        "Remmy wants to divide $10$ by $\\frac{2}{3}$.  By what number should he multiply $10$"
+        " to get the answer?"
+    )
+    assert _first(reasoning, "\\frac{3}{2}", grader, problem).step_index == step

@@ -543,10 +543,11 @@ _PHRASE_END = re.compile(
 )
 
 
-#: What a "which" question says of the thing it asks for: "Which student has the greatest
-#: average speed?"
+#: What a "which" or "what" question says of the thing it asks for: "Which student has the
+#: greatest average speed?", "By what number should he multiply $10$ ...?"
 _WHICH_HAS = re.compile(
-    r"(?i)\s*(?:has|have|had|is|are|was|were|gets?|got|makes?|made)\s+(?P<predicate>[^.?;,$\\]{1,80})"
+    r"(?i)\s*(?:has|have|had|is|are|was|were|gets?|got|makes?|made|should|would|must|can|could"
+    r"|does|do|did|will)\s+(?P<predicate>[^.?;,$\\]{1,80})"
 )
 #: A relative clause after a question's noun phrase, to its end: "who own all four of these
 #: things", "that change direction exactly four times".
@@ -657,13 +658,14 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
             if asker and asker.group().lower().startswith("how"):
                 head = "number of " + head
             found = content_words(head)
+            asks_which = asker is not None and asker.group().strip().lower() in ("which", "what")
+            which = _WHICH_HAS.match(stripped, len(head)) if asks_which else None
+            if which and (said := found | content_words(which["predicate"])) - GENERIC:
+                # "Which student has the greatest average speed?": the one with it; "By what
+                # number should he multiply $10$ ...": the number he should multiply 10 by
+                words.append(said)
             if found - GENERIC:
                 words.append(found)
-                asks_which = asker is not None and asker.group().strip().lower() == "which"
-                which = _WHICH_HAS.match(stripped, len(head)) if asks_which else None
-                if which:
-                    # "Which student has the greatest average speed?": the one with it
-                    words.append(found | content_words(which["predicate"]))
                 if relative and found & PEOPLE:
                     # "the number of residents of Aimeville who own all four of these things":
                     # who they are is said by the clause ("the number of people who own all
