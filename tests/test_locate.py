@@ -2629,3 +2629,20 @@ def test_a_what_question_read_with_what_it_says(grader, said, step):
         " to get the answer?"
     )
     assert _first(reasoning, "\\frac{3}{2}", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("name", "matches"),
+    [
+        # an ordinal the asked name has must be said, in the subset rule too (held-out 31,
+        # R1-Distill-Llama-8B: "Remainder is 21." in Euclid's steps for "the last non-zero
+        # remainder is 21", 3 steps early)
+        ("Remainder", False),
+        ("the last non-zero remainder", True),
+    ],
+)
+def test_an_asked_ordinal_must_be_said(name, matches):
+    from lm_eval_thinkbench.locate.asked import Asked
+
+    asked = Asked(math=frozenset(), words=(frozenset({"last", "non-zero", "remainder"}),))
+    assert asked.matches(name) is matches

@@ -326,8 +326,8 @@ class Asked:
             # "the sum is 2107" for "What is the sum of all of the multiples of 7 ...?": the
             # asked quantity by its generic head alone
             return bool(words) and words <= self.heads
-        if any(specific <= asked for asked in self.words):
-            return True
+        if any(specific <= asked and asked & _ORDINALS <= specific for asked in self.words):
+            return True  # (an ordinal asked must be said: "Remainder is 21" of Euclid's steps)
         if (people := specific - PEOPLE - {"who", "whom", "whose"}) != specific and any(
             people <= asked and asked & PEOPLE for asked in self.words if people
         ):
