@@ -2646,3 +2646,13 @@ def test_an_asked_ordinal_must_be_said(name, matches):
 
     asked = Asked(math=frozenset(), words=(frozenset({"last", "non-zero", "remainder"}),))
     assert asked.matches(name) is matches
+
+
+def test_a_comparison_after_a_name_is_not_its_head():
+    """ "the first term greater than 125" is about a term (unannotated Sky-T1 idx 282 lost its
+    located step when the asked ordinal became required and its head was read as "great")."""
+    from lm_eval_thinkbench.locate.asked import head_word
+
+    assert head_word("the first term greater than 125") == "term"
+    assert head_word("the largest prime less than 50") == "prime"
+    assert head_word("the greatest term") == "term"

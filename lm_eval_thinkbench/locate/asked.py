@@ -149,8 +149,9 @@ def head_word(name: str) -> str | None:
     """The noun a name is about: the last specific word before "of" (participles skipped:
     "total miles walked" -> "mile"), or the first after it when that one is generic ("the sum
     of the roots" -> "root"), in the noun phrase before a relative clause ("the remainder when
-    the 100th term is divided by 4" -> "remainder") or a phrase of time ("the resulting point
-    after both reflections" -> "point")."""
+    the 100th term is divided by 4" -> "remainder"), a comparison ("the first term greater than
+    125" -> "term") or a phrase of time ("the resulting point after both reflections" ->
+    "point")."""
     plain = _RELATIVE_CLAUSE.split(_MATH_OR_COMMAND.sub(" ", name), 1)[0]
     before, _, after = plain.partition(" of ")
     for part, last in ((before, True), (after, False)):
@@ -165,7 +166,8 @@ def head_word(name: str) -> str | None:
 
 
 _RELATIVE_CLAUSE = re.compile(
-    r"(?i)\s(?:when|where|for\s+which|in\s+which|such\s+that|after|before)\s"
+    r"(?i)\s(?:when|where|for\s+which|in\s+which|such\s+that|after|before"
+    r"|(?:greater|less|more|fewer|larger|smaller|bigger)\s+than)\s"
 )
 _MATH_OR_COMMAND = re.compile(r"\\\(.*?\\\)|\$[^$]*\$|\\[A-Za-z]+")
 
