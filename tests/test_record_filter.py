@@ -193,6 +193,8 @@ def test_a_host_that_froze_its_heap_keeps_it_frozen():
         frozen = gc.get_freeze_count()
         with collecting_rarely():
             assert gc.get_threshold()[0] == 20_000
-        assert gc.get_freeze_count() >= frozen
+        # frozen objects freed meanwhile by their reference counts leave the permanent
+        # generation (a CI run saw 778,911 become 778,909); an unfreeze would empty it
+        assert gc.get_freeze_count() > frozen // 2
     finally:
         gc.unfreeze()
