@@ -578,3 +578,31 @@ def test_formula_runs_know_an_argument_preposition_as_every_prefix_did():
         words = [rng.choice(vocab) for _ in range(rng.randint(1, 12))]
         arguments = asked._argument_prepositions(words)
         assert arguments == [before_argument(words[:k]) for k in range(len(words) + 1)], words
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "So, is the " + "profit " * 20000 + "$78?",
+        "Is the profit" + " " * 50000 + "$78?",
+        "So the distance is the square root of " + "1" * 50000 + ".",
+        "So the distance is " + "9" * 50000 + " times the square root of 117.",
+        "There is exactly one " + "ordered " * 20000 + "pair.",
+        "\n\n".join(["|A ∩ B| = 49 - 44", *["Which is 5."] * 5000]),
+        "So 42 is written as " * 5000 + "52_8.",
+        "But now, setting k = 1, " * 5000,
+        "So, a_8 = " + ",".join(["273"] * 20000) + " / 5.",
+        "\n".join(f"n={i}: 2^n - n = {i}, matches." for i in range(5000)),
+    ],
+)
+def test_hostile_texts_for_the_r1_style_readings_stay_fast(text):
+    """Each reading added for held-out 26-32 (inverted questions, roots in words, "there is
+    one", "Which is", "written as", trials, thousands separators, case labels) on a text built
+    against it: well under a second of CPU each here, bounded at 3 s."""
+    import time
+
+    started = time.process_time()
+    commit.first_commitment(
+        text, "5", StringGrader(), problem="What is the profit? Find $n$.", answer="\\boxed{5}"
+    )
+    assert time.process_time() - started < 3
