@@ -22,7 +22,7 @@ traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 on
 Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning, each annotated after the rules were
 revised for the previous set's misses) and ``first_correct_heldout9.jsonl`` (64 ProcessBench
 solutions by instruction-tuned models, read from ``processbench/``; annotated blind), and up to
-``first_correct_heldout29.jsonl``, whose traces are outside shared/ (other SkyThought outputs,
+``first_correct_heldout32.jsonl``, whose traces are outside shared/ (other SkyThought outputs,
 DeepScaleR, QwQ and DeepSeek-R1 distills: ``benchmarks/data/README.md`` names each file and
 commit); pass the folder holding them with ``--sources``.
 """
@@ -54,7 +54,7 @@ def main() -> None:
         type=Path,
         action="append",
         default=[],
-        help="a further folder of trace files (those of held-out 15-29, not in shared/)",
+        help="a further folder of trace files (those of held-out 15-32, not in shared/)",
     )
     args = parser.parse_args()
     counter = get_counter(None)
