@@ -1053,7 +1053,10 @@ def _summed_subject(
     of integers from 101 to 999 is 899, plus 1 for n = 1, plus 1 for n = 100, totaling 901";
     "the total number of paths is 147 (for case 1) plus 147 (for case 2), totaling 294"): the
     total at ``at`` is the value of what that subject began, or None."""
-    first = next((c for c in claims if c.sentence == sentence), None)
+    i = len(claims)  # the sentence's claims are the last ones: walk back to its first
+    while i and claims[i - 1].sentence == sentence:
+        i -= 1
+    first = claims[i] if i < len(claims) else None
     if first is None or not first.names or first.start < sentence[0]:
         return None
     return first.names[0] if _ADDED_TO.search(text, first.value_start, at) else None
