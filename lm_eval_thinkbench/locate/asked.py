@@ -330,8 +330,11 @@ class Asked:
             return bool(words) and words <= self.heads
         if any(specific <= asked and asked & _ORDINALS <= specific for asked in self.words):
             return True  # (an ordinal asked must be said: "Remainder is 21" of Euclid's steps)
-        if (people := specific - PEOPLE - {"who", "whom", "whose"}) != specific and any(
-            people <= asked and asked & PEOPLE for asked in self.words if people
+        people = specific - PEOPLE - {"who", "whom", "whose"}
+        if (
+            people
+            and people != specific
+            and any(people <= asked and asked & PEOPLE for asked in self.words)
         ):
             # "the number of people who own all four things" for "the number of residents of
             # Aimeville who own all four of these things": who they are is said by the rest

@@ -1912,8 +1912,7 @@ def _value_of(
         return bare.start("count"), bare.group("count"), None
     root = _SPOKEN_ROOT.match(raw)
     if root:  # "the distance is the square root of 117": a radical in words
-        factor = f"{root['factor']}" if root["factor"] else ""
-        return root.start(), f"{factor}\\sqrt{{{root['radicand']}}}", None
+        return root.start(), f"{root['factor'] or ''}\\sqrt{{{root['radicand']}}}", None
     kept_end = None
     open_operator = False  # "2 times" ends in an operator: not yet a value
     for w in _NON_SPACE.finditer(raw):  # lazily: the run ends soon
@@ -2184,6 +2183,7 @@ def spoken_root(name: str) -> str | None:
     return f"\\sqrt{{{root['radicand']}}}" if root and not root["factor"] else None
 
 
+@lru_cache(maxsize=_MEMO)
 def _name_of(raw: str, math: bool) -> str | None:
     if math:
         return _clean(raw) or None
