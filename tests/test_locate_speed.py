@@ -611,7 +611,7 @@ def test_hostile_texts_for_the_r1_style_readings_stay_fast(text):
 def test_totals_sentence_after_sentence_are_read_in_linear_time():
     """A total ("..., plus 1, totaling 5") looked its sentence's first claim up from the start
     of the trace, so a trace of such sentences read in quadratic time (8,000 sentences: 3.7 s
-    of CPU, four times as many as 2,000 took ten times as long); now walked back from the end.
+    of CPU, four times as many as 2,000 took fifteen times as long); now walked back from the end.
     The two sizes are timed in this process, so the ratio holds on any machine."""
     import time
 
@@ -624,5 +624,8 @@ def test_totals_sentence_after_sentence_are_read_in_linear_time():
         assert claims[-1].names == (f"The count of set {n - 1}",)
         return time.process_time() - started
 
-    small, large = min(cpu(2000) for _ in range(2)), cpu(8000)
-    assert large < 7 * small
+    # eight times the sentences: eight times the time when linear, sixty-four when quadratic;
+    # the best of a few runs each, and a bound at three times linear, for a busy machine (a
+    # CI run with a bound at 7x of 4x the sentences measured 8.1x)
+    small, large = min(cpu(1000) for _ in range(3)), min(cpu(8000) for _ in range(2))
+    assert large < 24 * small
