@@ -2656,3 +2656,65 @@ def test_a_comparison_after_a_name_is_not_its_head():
     assert head_word("the first term greater than 125") == "term"
     assert head_word("the largest prime less than 50") == "prime"
     assert head_word("the greatest term") == "term"
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # "have" after "I" or "we" links a value (held-out 32, R1-Distill-Qwen-32B: "after
+        # combining like terms, I have 2k + 2.", 7 steps before "2k + 2 is correct")
+        ("So, putting it all together, after combining like terms, I have 2k + 2.", 1),
+        # twin: "have" before an equation or a colon links nothing itself; "we have x = 5"
+        # states x's value, and the one asked here is not x
+        ("So, putting it all together, I have two parts: 2k and 2.", None),
+    ],
+)
+def test_i_have_links_a_value(grader, said, step):
+    reasoning = "First the k terms: -k + 3k = 2k. Then 4 - 2 = 2.\n\n" + said
+    problem = "Simplify $(-k + 4) + (-2 + 3k)$."
+    assert _first(reasoning, "2k+2", grader, problem).step_index == step
+
+
+def test_we_have_before_an_equation_keeps_its_left_side():
+    (claim,) = read("We have x = 5.").claims
+    assert (claim.value, claim.lhs) == ("5", "x")
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a value on the left of a comparison after an adverb (held-out 32, R1-Distill-Qwen-32B:
+        # "Comparing 1 and -1/3, clearly 1 is larger.", 4 steps before "the larger one is 1")
+        ("Comparing 1 and -1/3, clearly 1 is larger.", 1),
+        # twin: the smaller one is not the one asked for
+        ("Comparing 1 and -1/3, clearly -1/3 is smaller.", None),
+    ],
+)
+def test_a_value_before_its_comparison_after_an_adverb(grader, said, step):
+    reasoning = "The solutions are x = 1 and x = -1/3, both valid.\n\n" + said
+    problem = "Find the largest value of $x$ that satisfies the equation $|5x-1|=x+3$."
+    assert _first(reasoning, "1", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("known", "step"),
+    [
+        # "if" before a value the reasoning stated firmly for a quantity of the same head noun
+        # draws a consequence (held-out 27, R1-Distill-Llama-8B: "So, if each side is 7 inches,
+        # the perimeter is 6 times 7 inches." after "each side of the hexagon is 7 inches
+        # long", then "6 * 7 = 42 inches", 4 steps before "the perimeter of the hexagon is 42")
+        ("So, each side of the hexagon is 7 inches long.", 2),
+        # twin: a side never stated: the "if" poses a hypothesis
+        ("So, the hexagon has six sides.", None),
+    ],
+)
+def test_if_recalls_a_value_stated_by_its_head_noun(grader, known, step):
+    reasoning = (
+        known + "\n\nSo, if each side is 7 inches, the perimeter is 6 times 7 inches."
+        "\n\nCalculating that: 6 * 7 = 42 inches."
+    )
+    problem = (
+        "A regular hexagon can be divided into six equilateral triangles. If the perimeter of one"
+        " of the triangles is 21 inches, what is the perimeter, in inches, of the regular hexagon?"
+    )
+    assert _first(reasoning, "42", grader, problem).step_index == step

@@ -40,7 +40,8 @@ _PHRASES_AS_WRITTEN = (
     r"|simplifies\s+to|simplify\s+to|reduces\s+to|evaluates\s+to|comes\s+out\s+to|comes\s+to"
     r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|corresponds\s+to|written\s+as"
     r"|gives\s+us|gives\s+me|gives|give"
-    r"|yields|makes|get|gets|got|obtain)\b"
+    r"|yields|makes|get|gets|got|obtain"
+    r"|have(?:(?<=\bi\shave)|(?<=\bwe\shave))(?![^.\n]{0,120}(?:[=:]|\bof\b)))\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
     r"|always|currently|presently|equal\s+to)\b)*)"
@@ -61,7 +62,8 @@ def _prose_texts() -> list[str]:
               "\t", "5", "x", "is equal to", "should be", "comes out to", "other than", "just",
               "a", "the value", "'s", "’s", "_is", "3is", "let me check if", "Let's verify whether",
               "let us test if", "let me check", "LET", "should indeed be", "would then  be",
-              "1,625", ",500", "1,2", "3,14", "1,0000"]  # fmt: skip
+              "1,625", ",500", "1,2", "3,14", "1,0000", "I have", "we have", " of ",
+              "."]  # fmt: skip
     # every word of every phrase, with a capital and a look-alike first letter ("ſo", "ıf")
     words = set(re.findall(r"[a-z]+", re.sub(r"\\[a-zA-Z]", " ", _PHRASES_AS_WRITTEN)))
     pieces += [f" {w} " for w in words] + [f" {w.title()} " for w in words]
@@ -593,6 +595,9 @@ def test_formula_runs_know_an_argument_preposition_as_every_prefix_did():
         "But now, setting k = 1, " * 5000,
         "So, a_8 = " + ",".join(["273"] * 20000) + " / 5.",
         "\n".join(f"n={i}: 2^n - n = {i}, matches." for i in range(5000)),
+        "we have " * 20000 + "x = 5.",
+        "clearly 1 is larger, " * 5000,
+        " ".join(f"Each side {i} is 7. So, if each side is 7, it is {i}." for i in range(3000)),
     ],
 )
 def test_hostile_texts_for_the_r1_style_readings_stay_fast(text):

@@ -176,6 +176,11 @@ _LINK_WORDS = (
     r"written\s+as",
     r"gives\s+us", r"gives\s+me",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
+    # "after combining like terms, I have 2k + 2": "have" links only after "I" or "we", and
+    # not before an equation, a colon or "of" ("we have x = 5", "I have two solutions: ...",
+    # "we have 3/4 of the cake left") in the next 120 characters of its sentence (bounded: a
+    # line of "we have" would be quadratic)
+    r"have(?:(?<=\bi\shave)|(?<=\bwe\shave))(?![^.\n]{0,120}(?:[=:]|\bof\b))",
 )  # fmt: skip
 #: Breaks in words.
 _BREAK_WORDS = (
@@ -1489,7 +1494,8 @@ def _chain(
             value_at = i
             break
     if len(terms) == 2 and (value is None or not _DIGIT.search(value[1])):
-        left = _value(text, terms[0])  # "6 = xy + yz + zx": the value is on the left
+        left = _value(text, _past_adverb(text, terms[0]))  # "6 = xy + yz + zx"; "clearly 1
+        # is larger": the value is on the left
         if state.words and not (left and _PLAIN_NUMBER.fullmatch(left[1])):
             # "Evelyn is the one with the greatest average speed": a word the gold is
             worded = _value(text, terms[0], state.words)
@@ -1549,6 +1555,19 @@ _INVERTED = re.compile(
     r"\s*(?P<name>(?:the|its|their)\s+[A-Za-z][A-Za-z' -]{0,60}?)\s+\$?"
     r"(?P<value>-?\d[\d,]*(?:\.\d+)?)\s*[?.]?\s*"
 )
+
+
+#: Adverbs before a value on the left of its link: "Comparing 1 and -1/3, clearly 1 is larger".
+_VALUE_ADVERB = re.compile(r"(?i)\s*(?:clearly|obviously|certainly|definitely)\s+")
+
+
+def _past_adverb(text: str, term: _Tok) -> _Tok:
+    """``term`` less a leading adverb of :data:`_VALUE_ADVERB` (the term itself if none)."""
+    adverb = _VALUE_ADVERB.match(text, term.start, term.end)
+    if adverb is None or not term.pieces:
+        return term
+    first = (adverb.end(), *term.pieces[0][1:])
+    return replace(term, start=adverb.end(), pieces=(first, *term.pieces[1:]))
 
 
 def _in_words_only(text: str, term: _Tok) -> bool:

@@ -59,6 +59,7 @@ from lm_eval_thinkbench.locate.asked import (
     content_words,
     form_task,
     goal_names,
+    head_word,
     name_key,
     problem_variables,
 )
@@ -590,11 +591,17 @@ def _candidates(
 
 def _facts(claims: Sequence[Claim]) -> dict[str, int]:
     """Where each relation ``lhs = value`` is first stated firmly (in no question, hypothesis,
-    condition, list or other claim of :data:`_REJECT`), by its key (``y=\\frac{25}x``)."""
+    condition, list or other claim of :data:`_REJECT`), by its key (``y=\\frac{25}x``), and
+    each value of a named quantity by its head noun (``@side=7`` for "each side of the
+    hexagon is 7 inches", which a later "if each side is 7 inches" recalls)."""
     out: dict[str, int] = {}
     for claim in claims:
-        if claim.lhs and not claim.flags & _REJECT and "condition" not in claim.flags:
+        if claim.flags & _REJECT or "condition" in claim.flags:
+            continue
+        if claim.lhs:
             out.setdefault(f"{name_key(claim.lhs)}={name_key(claim.value)}", claim.start)
+        elif claim.names and (head := head_word(claim.names[0])):
+            out.setdefault(f"@{head}={name_key(claim.value)}", claim.start)
     return out
 
 
@@ -609,6 +616,8 @@ def _known_premises(
     for claim in claims:
         if "premise" in claim.flags:
             at = facts.get(name_key(claim.condition or ""), claim.start)
+            if claim.names and not claim.lhs and (head := head_word(claim.names[0])):
+                at = min(at, facts.get(f"@{head}={name_key(claim.value)}", at))
             premises[claim.sentence] = premises.get(claim.sentence, True) and at < claim.sentence[0]
     out = {}
     for sentence, known in premises.items():
