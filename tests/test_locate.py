@@ -2718,3 +2718,25 @@ def test_if_recalls_a_value_stated_by_its_head_noun(grader, known, step):
         " of the triangles is 21 inches, what is the perimeter, in inches, of the regular hexagon?"
     )
     assert _first(reasoning, "42", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("p4", "step"),
+    [
+        # an unnamed chain that adds, in order, the values just stated for the terms of the
+        # asked sum computes it (held-out 29, R1-Distill-Qwen-32B: "Adding them up: 0 + 2 + 2 +
+        # 5 + 1 = 10." after p_1(1) to p_5(1), 3 steps before "So, the total is 10.")
+        ("5", 1),
+        # twin: the addends are not the values stated for the terms
+        ("4", None),
+    ],
+)
+def test_a_sum_of_the_asked_terms_values(grader, p4, step):
+    reasoning = (
+        f"p_1(1) = 0, p_2(1) = 2, p_3(1) = 2, p_4(1) = {p4}, p_5(1) = 1."
+        "\n\nAdding them up: 0 + 2 + 2 + 5 + 1 = 10.\n\nWait, let me double-check each one."
+    )
+    problem = (
+        "Let $x^8 + 3x^4 - 4 = p_1(x) \\dotsm p_k(x)$. Compute $p_1(1) + p_2(1) + \\dots + p_k(1).$"
+    )
+    assert _first(reasoning, "10", grader, problem).step_index == step

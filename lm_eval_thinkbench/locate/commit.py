@@ -49,6 +49,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import islice
 
 from lm_eval_thinkbench.locate.asked import (
     GENERIC,
@@ -520,6 +521,7 @@ def _candidates(
     plugged = _plugged(claims)
     rate = asked_rate(problem)
     known = _known_premises(reasoning, claims, _facts(claims))
+    sums = _sums_of_asked_terms(claims, asked)
     boxes = Counter(c.sentence for c in claims if "boxed" in c.flags)
     intos: dict[tuple[int, int], tuple[int, str] | None] = {}
     qualifiers: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
@@ -555,6 +557,8 @@ def _candidates(
             kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
         if kind == "open" and rate and _followed_by(reasoning, claim.end, rate):
             kind = "asked"  # "... equals 4 inches per second" for "... in inches per second?"
+        if kind == "open" and claim.start in sums:
+            kind = "asked"  # "Adding them up: 0 + 2 + 2 + 5 + 1 = 10" after each p_i(1)
         value = claim.value
         if "," not in gold and "," in value:  # "273,375 / 703,125": thousands, not a tuple
             value = _THOUSANDS.sub("", value)
@@ -587,6 +591,47 @@ def _candidates(
         elif kind == "boxed" or not rewrite or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
     return out, openers
+
+
+def _sums_of_asked_terms(claims: Sequence[Claim], asked: Asked) -> set[int]:
+    """Where an unnamed chain adds, in order, the values just stated for the terms of a sum the
+    question asks for ("Compute $p_1(1) + p_2(1) + \\dots + p_k(1)$": "p_1(1) = 0", ...,
+    "p_5(1) = 1", then "Adding them up: 0 + 2 + 2 + 5 + 1 = 10"): the computation that
+    produces the asked quantity, by the starts of those chains. A term is recognised by its
+    key or by its key less subscripts (``p_3(1)`` is a term ``p_k(1)``); each term's latest
+    value counts, and the addends must be the latest values of as many distinct terms."""
+    terms = {
+        key
+        for formula in asked.direct
+        if formula.count("+") >= 1
+        for part in _TOP_PLUS.split(formula)
+        for key in (part, _SUBSCRIPT.sub("", part))
+        if part and part != "\\dots"
+    }
+    if not terms:
+        return set()
+    latest: dict[str, str] = {}  # each term's latest value, in the order last stated
+    out = set()
+    for claim in claims:
+        if first := claim.lhs or (claim.names[0] if claim.names else None):
+            key = name_key(first)
+            if key in terms or _SUBSCRIPT.sub("", key) in terms:
+                latest.pop(key, None)
+                latest[key] = name_key(claim.value)
+                continue
+        if len(claim.names) != 1 or len(latest) < 2:
+            continue
+        addends = name_key(claim.names[0]).split("+")
+        if len(addends) >= 2 and list(islice(reversed(latest.values()), len(addends))) == [
+            *reversed(addends)
+        ]:
+            out.add(claim.start)
+    return out
+
+
+#: A sum's top-level "+" (a term's own brackets are kept whole) and a subscript of a key.
+_TOP_PLUS = re.compile(r"\+(?![^(\[{]*[)\]}])")
+_SUBSCRIPT = re.compile(r"_(?:\{[^{}]*\}|\w)")
 
 
 def _facts(claims: Sequence[Claim]) -> dict[str, int]:
