@@ -2680,6 +2680,15 @@ def test_we_have_before_an_equation_keeps_its_left_side():
     assert (claim.value, claim.lhs) == ("5", "x")
 
 
+def test_we_have_before_a_word_links_nothing():
+    """Unannotated Sky-T1 idx 398 (gold Navin) was located at its first sentence, "We have
+    Navin from Mauritius making 160 rupee per hour", until "have" linked only before a number
+    or a formula."""
+    text = "We have Navin from Mauritius making 160 rupee per hour. We have 160 rupees."
+    claims = read(text, frozenset(), frozenset({"navin"})).claims
+    assert [c.value for c in claims] == ["160"]
+
+
 @pytest.mark.parametrize(
     ("said", "step"),
     [

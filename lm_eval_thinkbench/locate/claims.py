@@ -176,11 +176,13 @@ _LINK_WORDS = (
     r"written\s+as",
     r"gives\s+us", r"gives\s+me",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
-    # "after combining like terms, I have 2k + 2": "have" links only after "I" or "we", and
-    # not before an equation, a colon or "of" ("we have x = 5", "I have two solutions: ...",
-    # "we have 3/4 of the cake left") in the next 120 characters of its sentence (bounded: a
-    # line of "we have" would be quadratic)
-    r"have(?:(?<=\bi\shave)|(?<=\bwe\shave))(?![^.\n]{0,120}(?:[=:]|\bof\b))",
+    # "after combining like terms, I have 2k + 2": "have" links only after "I" or "we", before
+    # a number or formula ("We have Navin from Mauritius making ...": no value), and not
+    # before an equation, a colon or "of" ("we have x = 5", "I have two solutions: ...", "we
+    # have 3/4 of the cake left") in the next 120 characters of its sentence (bounded: a line
+    # of "we have" would be quadratic)
+    r"have(?:(?<=\bi\shave)|(?<=\bwe\shave))(?=\s+(?:[-\d($√]|\\[(\[]))"
+    r"(?![^.\n]{0,120}(?:[=:]|\bof\b))",
 )  # fmt: skip
 #: Breaks in words.
 _BREAK_WORDS = (
