@@ -2749,3 +2749,28 @@ def test_a_sum_of_the_asked_terms_values(grader, p4, step):
         "Let $x^8 + 3x^4 - 4 = p_1(x) \\dotsm p_k(x)$. Compute $p_1(1) + p_2(1) + \\dots + p_k(1).$"
     )
     assert _first(reasoning, "10", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a value after the kind of thing it is (held-out 28, R1-Distill-Qwen-32B: "Which
+        # corresponds to the complex number -2 + 7i.", 4 steps before "the result is -2 + 7i")
+        ("Which corresponds to the complex number -2 + 7i.", 1),
+        ("So we get the complex number \\(-2 + 7i\\).", 1),
+        # twin: a kind the value is not ("the first 7 terms") is no apposition
+        ("Which corresponds to the first 7 terms -2 + 7i.", None),
+    ],
+)
+def test_a_value_after_its_kind(grader, said, step):
+    reasoning = "The rotated vector is (-2, 7).\n\n" + said
+    problem = (
+        "A $90^\\circ$ rotation around the origin in the counter-clockwise direction is applied"
+        " to $7 + 2i.$  What is the resulting complex number?"
+    )
+    assert _first(reasoning, "-2 + 7i", grader, problem).step_index == step
+
+
+def test_a_kind_before_math_that_does_not_end_the_term_is_no_value():
+    claims = read("So the number $n$ of ways is 5.").claims
+    assert [(c.value, c.names) for c in claims] == [("5", ("the number n of ways",))]

@@ -1884,6 +1884,15 @@ def _value(
     "4005." -> "4005"), which ends at the first plain word, so a value never runs past its
     clause. The word after a prose value is its unit ("11 integers": "integers")."""
     start, end, is_math = term.pieces[0]
+    if not is_math and (typed := _TYPED.match(text, start, end)):
+        # "Which corresponds to the complex number -2 + 7i", "the fraction \\(3/4\\)": a value
+        # after the kind of thing it is
+        if typed.end() < end:
+            start = typed.end()
+        elif len(term.pieces) > 1 and _DELIMITERS_AND_STOPS.fullmatch(
+            text, term.pieces[1][1], term.end
+        ):  # the math ends the term: "the number $n$ of ways" is no value n
+            start, end, is_math = term.pieces[1]
     after = text[end : term.pieces[1][1]] if is_math and len(term.pieces) > 1 else None
     # "there is exactly one ordered pair (a, b) that ...": a count of one, of what it names
     if (
@@ -1896,6 +1905,14 @@ def _value(
     return None if found is None else (start + found[0], found[1], found[2])
 
 
+#: The kind of thing a value is, before it: "the complex number", "the ordered pair", "a
+#: fraction" (its adjectives from a short list, so "the first 10 terms" is no kind).
+_TYPED = re.compile(
+    r"(?i)\s*(?:the|an?)\s+(?:(?:resulting|final|simplified|complex|ordered|real|whole|positive"
+    r"|negative|common|mixed|improper|rational|irrational|exact)\s+){0,2}(?:number|fraction|point"
+    r"|vector|integer|expression|pair|triple|interval|matrix|decimal|polynomial|coordinates)"
+    r"(?:\s+(?=[-−(\[\d$\\√])|\s*\Z)"
+)
 #: An existence stated with a count: "there is", "there exists", "there's".
 _THERE_IS = re.compile(r"(?i)\bthere(?:\s+(?:is|exists)|'s)\s+(?:(?:exactly|only|just)\s+)?$")
 _NOT_NOUN = (
