@@ -2774,3 +2774,15 @@ def test_a_value_after_its_kind(grader, said, step):
 def test_a_kind_before_math_that_does_not_end_the_term_is_no_value():
     claims = read("So the number $n$ of ways is 5.").claims
     assert [(c.value, c.names) for c in claims] == [("5", ("the number n of ways",))]
+
+
+def test_a_formula_line_with_superscripts_is_a_value(grader):
+    """A line that is nothing but a polynomial written with superscript powers states it
+    (held-out 20, gemma-2-27b-it: "3. **Simplify:**" then "6r² - 4r - 24", two steps before
+    the box); a minus sign alone would not make a line a formula ("well-known")."""
+    reasoning = (
+        "2. **Combine like terms:**\n   12r³ - 12r³ + 6r² + 20r - 24r - 24"
+        "\n\n3. **Simplify:**\n   6r² - 4r - 24"
+    )
+    problem = "Simplify $4(3r^3+5r-6)-6(2r^3-r^2+4r)$, and express your answer as $Ar^2 + Br + C$."
+    assert _first(reasoning, "6r^2-4r-24", grader, problem).step_index == 1

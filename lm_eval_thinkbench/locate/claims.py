@@ -1749,7 +1749,7 @@ def _whole_value(text: str, term: _Tok, value: str, bare: bool = False) -> bool:
     return bare or term.math or bool(_FORMULA_MARK.search(value))
 
 
-_FORMULA_MARK = re.compile(r"[()\[\]+*/^√=]|sqrt|\\")
+_FORMULA_MARK = re.compile(r"[()\[\]+*/^√=²³]|sqrt|\\")
 #: Nothing but math delimiters (``\\[``, ``\\]``, ``\\(``, ``\\)``, ``$``) and stops (spaces,
 #: ``.,;:``), as a fullmatch: it stops at the first other character, where removing them all
 #: and testing what is left reads the whole sentence (``tests/test_locate_speed.py``).
