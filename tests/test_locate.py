@@ -2786,3 +2786,18 @@ def test_a_formula_line_with_superscripts_is_a_value(grader):
     )
     problem = "Simplify $4(3r^3+5r-6)-6(2r^3-r^2+4r)$, and express your answer as $Ar^2 + Br + C$."
     assert _first(reasoning, "6r^2-4r-24", grader, problem).step_index == 1
+
+
+def test_html_powers_are_powers(grader):
+    """gemma-2 writes powers as ``8<sup>2</sup>``; read as words, "sup" became a word of the
+    asked quantity (from the final sentence) and every power in a table of residues was taken
+    for it (held-out 20 idx 415: "8<sup>2</sup> ≡ 64 ≡ 9", three steps early)."""
+    assert name_key("129<sup>34</sup> + 96<sup>38</sup>") == "129^{34}+96^{38}"
+    assert name_key("a<sub>n</sub>") == "a_n"
+    reasoning = (
+        "8<sup>2</sup> ≡ 64 ≡ 9 (mod 11)\n\n"
+        "129<sup>34</sup> + 96<sup>38</sup> ≡ 4 + 5 ≡ 9 (mod 11)\n\n"
+        "Therefore, the remainder when 129<sup>34</sup> + 96<sup>38</sup> is divided by 11 is 9."
+    )
+    problem = "What is the remainder when $129^{34}+96^{38}$ is divided by $11$?"
+    assert _first(reasoning, "9", grader, problem).step_index == 1

@@ -87,6 +87,8 @@ def name_key(name: str) -> str:
     or braces around single characters, brackets around a trigonometric function's one-letter
     argument (``sin(T)`` is ``\\sin{T}``); ``\\dfrac`` as ``\\frac``, ``\\cdot`` as ``*``."""
     key = name if name.isascii() else name.translate(_UNICODE_SYMBOLS)
+    if "<" in key:  # HTML powers and indices (gemma-2 writes ``8<sup>2</sup>``)
+        key = _HTML_SCRIPT.sub(_as_script, key)
     # the rewrites of commands run only on a key that has one: most names have none
     if "\\" in key:
         key = _FUNCTION_COMMAND.sub(r"\1", key)
@@ -99,6 +101,15 @@ def name_key(name: str) -> str:
     if "(" in key:
         key = _TRIG_OF_LETTER.sub(r"\1\2", key)
     return _BRACED_CHARACTER.sub(r"\1", key) if "{" in key else key
+
+
+#: A power or an index written in HTML: ``8<sup>2</sup>`` is ``8^{2}``, ``a<sub>n</sub>``
+#: is ``a_{n}``.
+_HTML_SCRIPT = re.compile(r"<(sup|sub)>([^<>]{0,200})</\1>", re.IGNORECASE)
+
+
+def _as_script(found: re.Match[str]) -> str:
+    return ("^{" if found.group(1).lower() == "sup" else "_{") + found.group(2) + "}"
 
 
 #: Function names written with or without a backslash (``\\tan A``, ``tan A``).
@@ -116,6 +127,8 @@ _TRIG_OF_LETTER = re.compile(r"(?<![A-Za-z])(sin|cos|tan|cot|sec|csc)\(([A-Za-z]
 @lru_cache(maxsize=_MEMO)
 def _prose(name: str) -> str:
     """A name without its LaTeX: commands, environments and ``\\text``-like arguments."""
+    if "<" in name:
+        name = _HTML_SCRIPT.sub(" ", name)
     return _COMMAND.sub(" ", _TEXT_ARGUMENT.sub(" ", name))
 
 
