@@ -2801,3 +2801,48 @@ def test_html_powers_are_powers(grader):
     )
     problem = "What is the remainder when $129^{34}+96^{38}$ is divided by $11$?"
     assert _first(reasoning, "9", grader, problem).step_index == 1
+
+
+def test_a_thin_space_before_a_unit_is_no_list():
+    """``12 \\, \\text{cm}``: the thin space's comma split the value into a list of "12 \\" and
+    the unit (held-out 34, Open-Reasoner-Zero-32B: "s = 96/8 = 12 \\, cm" was never a value)."""
+    (claim,) = read("\\[ s = \\frac{96}{8} = 12 \\, \\text{cm} \\]").claims
+    assert (claim.value, claim.flags) == ("12", frozenset())
+    # twin: a comma of its own still lists
+    assert [c.value for c in read("\\( x = 1, 2 \\)").claims] == ["1", "2"]
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # "How long is X?" asks for X's length (held-out 34, Open-Reasoner-Zero-32B: "the side
+        # length of the octagon is 12 cm", where the question's words had been {long})
+        ("So, the side length of the octagon is 12 cm.", 1),
+        # twin: another measure of the octagon is not asked
+        ("So, the perimeter of the octagon is 12 cm.", None),
+    ],
+)
+def test_how_long_asks_for_a_length(grader, said, step):
+    from lm_eval_thinkbench.locate.asked import question_names
+
+    problem = "A regular octagon has a perimeter of 96 cm. How long is each side of the octagon?"
+    assert question_names(problem)[1] == [frozenset({"length", "side", "octagon"})]
+    reasoning = "An octagon has eight equal sides.\n\n" + said
+    assert _first(reasoning, "12", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # "looking for" before what is searched for ("two numbers that multiply to give 5") does
+        # not say the asked quantity (held-out 34, Open-Reasoner-Zero-32B: a factor pair's
+        # product read as the answer x = 5, six steps early)
+        ("We are looking for two numbers that multiply to give 5.", None),
+        # twin: the value looked for is the asked one
+        ("The value we are looking for is 5.", 1),
+    ],
+)
+def test_looking_for_what_a_search_needs_is_no_answer(grader, said, step):
+    reasoning = "Squaring gives x^2 - 6x + 5 = 0.\n\n" + said
+    problem = "Find all values of $x$ that satisfy the equation $x = \\!\\sqrt{11-2x} + 4$."
+    assert _first(reasoning, "x=5", grader, problem).step_index == step

@@ -536,8 +536,17 @@ _ASK_VERB = re.compile(
     r"(?i)\b(?:find|compute|determine|calculate|evaluate|simplify|solve\s+for|solve|express"
     r"|enter|give|write|convert|rationalize|factor|expand|what\s+(?:is|are|was|were)"
     r"|by\s+(?:calculating|computing|evaluating|finding)"
-    r"|what|^\s*which|how\s+many|how\s+much)\b"
+    r"|what|^\s*which|how\s+many|how\s+much|how\s+(?:long|far|tall|high|wide|deep|old|heavy|fast)"
+    r"\s+(?:is|are|was|were))\b"
 )
+#: "How many" and "how much": a count (not "how long is ...", which asks for what follows).
+_HOW_MANY = re.compile(r"(?i)how\s+m")
+#: "How long is ...": the measure asked of what follows.
+_HOW_MEASURE = re.compile(r"(?i)how\s+(long|far|tall|high|wide|deep|old|heavy|fast)\b")
+_MEASURES = {
+    "long": "length", "far": "distance", "tall": "height", "high": "height", "wide": "width",
+    "deep": "depth", "old": "age", "heavy": "weight", "fast": "speed",
+}  # fmt: skip
 #: What may stand between the asking verb and an asked formula ("What is the value of $x$").
 _ASK_FILLER = re.compile(
     r"(?i)^(?:\s|[,.:]|\b(?:the|a|an|all|value|values|numerical|exact|of|is|are|for|integer|integers"
@@ -666,16 +675,20 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
         # the noun phrase after the last asking verb, and after a "how many" before it: "In
         # how many ways can he pick 3 boys ... to give a presentation?" asks for a number of
         # ways, not for a presentation
-        counted = [v for v in verbs[:-1] if v.group().lower().startswith("how")]
+        counted = [v for v in verbs[:-1] if _HOW_MANY.match(v.group())]
         askers: list[re.Match[str] | None] = [*counted[-1:], *verbs[-1:]]
         for asker in askers or [None]:
             phrase = sentence[asker.end() :] if asker else sentence
             stripped = re.sub(r"^\s*(?:is|are|was|were)\b", "", phrase)
             head = noun_phrase(stripped)
             relative = _RELATIVE.match(stripped, len(head))
-            if asker and asker.group().lower().startswith("how"):
+            if asker and _HOW_MANY.match(asker.group()):
                 head = "number of " + head
             found = content_words(head)
+            if asker and (how := _HOW_MEASURE.match(asker.group())):
+                # "How long is each side of the octagon?": its length ("the side length of
+                # the octagon is 12 cm")
+                found |= content_words(_MEASURES[how.group(1).lower()])
             asks_which = asker is not None and asker.group().strip().lower() in ("which", "what")
             which = _WHICH_HAS.match(stripped, len(head)) if asks_which else None
             if which and (said := found | content_words(which["predicate"])) - GENERIC:

@@ -825,6 +825,9 @@ def _math_tokens(text: str, span: MathSpan, toks: list[_Tok], joins: frozenset[s
         i = stop.start()
         ch = text[i]
         if ch == "\\":
+            if text.startswith(_MATH_SPACES, i):  # "12 \\, \\text{cm}": a thin space, no comma
+                i += 2
+                continue
             if text.startswith(("\\{", "\\}"), i):  # a set's braces nest like any others
                 depth += 1 if text[i + 1] == "{" else -1 if depth else 0
                 i += 2
@@ -860,6 +863,8 @@ def _math_tokens(text: str, span: MathSpan, toks: list[_Tok], joins: frozenset[s
     _term(text, at, span.inner_end, True, toks)
 
 
+#: LaTeX spaces, whose punctuation is no relation: ``\\,``, ``\\;``, ``\\:``, ``\\!``.
+_MATH_SPACES = ("\\,", "\\;", "\\:", "\\!")
 #: A comma between a number's thousands (``2,000``, ``10,\\!080``).
 _THOUSANDS = re.compile(r"\d,(?:\\!)?\d{3}(?![\d.])")
 

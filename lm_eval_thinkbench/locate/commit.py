@@ -94,9 +94,11 @@ _REJECT = frozenset(
     )
 )  # fmt: skip
 #: Names that say "the asked quantity" in so many words: "the answer", "the value we are
-#: looking for", "the required value", "what we want".
+#: looking for", "the required value", "what we want"; not what a search is for ("looking for
+#: two numbers that multiply to 5": a factor pair's product).
 _ANSWER_WORD = re.compile(
-    r"(?i)\banswer\b|looking\s+for|we\s+(?:want|need|seek)\b|\b(?:required|desired|sought)\b"
+    r"(?i)\banswer\b|(?:looking\s+for|we\s+(?:want|need|seek)\b)"
+    r"(?![^.]{0,200}?\b(?:that|which|whose)\b)|\b(?:required|desired|sought)\b"
     r"|asked\s+(?:for|to\s+find)|in\s+question\b"
 )
 #: The atoms of a value: numbers, single-letter variables, constants and functions.
