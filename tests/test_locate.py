@@ -2846,3 +2846,27 @@ def test_looking_for_what_a_search_needs_is_no_answer(grader, said, step):
     reasoning = "Squaring gives x^2 - 6x + 5 = 0.\n\n" + said
     problem = "Find all values of $x$ that satisfy the equation $x = \\!\\sqrt{11-2x} + 4$."
     assert _first(reasoning, "x=5", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # "both X and Y" inside a subject joins a pair, not two clauses (held-out 34,
+        # Open-Reasoner-Zero-32B: the subject had been cut to "the science club")
+        (
+            "So, the number of students who participate in both MATHCOUNTS and the science club"
+            " is 5.",
+            1,
+        ),
+        # twin: an "and" that is not after "both" still breaks: this names the science club alone
+        ("So, the number of students in MATHCOUNTS is 28 and the science club is 5.", None),
+    ],
+)
+def test_both_and_joins_a_pair(grader, said, step):
+    reasoning = "Let me use inclusion-exclusion: 44 = 28 + 21 - x.\n\n" + said
+    problem = (
+        "In a class of 50 students, 28 participate in MATHCOUNTS, 21 participate in science club,"
+        " and 6 students participate in neither. How many students participate in both"
+        " MATHCOUNTS and science club?"
+    )
+    assert _first(reasoning, "5", grader, problem).step_index == step

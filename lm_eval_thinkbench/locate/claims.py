@@ -749,7 +749,8 @@ def _prose_tokens(
                 if _BETWEEN.search(text, begin, found) or (
                     _OF_OPERAND.search(text, begin, found) and _OPERAND.match(text, after)
                 ):
-                    continue  # "the multiples of 7 between 100 and 200", "the GCD of 63 and 1491"
+                    continue  # "the multiples of 7 between 100 and 200", "the GCD of 63 and 1491",
+                    # "the number of students in both MATHCOUNTS and the science club"
             elif brk == ",":
                 depth = _bracket_depth(text, scanned, found, depth)
                 scanned = found
@@ -790,8 +791,9 @@ def _prose_matches(
     return scan.finditer(text, start, end)
 
 
-#: "between" and one or two words before an "and": the "and" joins a range, not clauses.
-_BETWEEN = re.compile(r"(?i)\bbetween\s+\S+(?:\s+\S+)?\s*$")
+#: "between" and one or two words, or "both" and up to three, before an "and": the "and" joins
+#: a range or a pair, not clauses.
+_BETWEEN = re.compile(r"(?i)\b(?:between\s+\S+(?:\s+\S+)?|both\s+\S+(?:\s+\S+){0,2})\s*$")
 #: "of" or "both" and a number before an "and" that another number follows: the "and" joins
 #: the operands of one quantity ("the GCD of 63 and 1491 is 21", "the sum of $3$ and $5$",
 #: "3 integers that are factors of both 100 and 150").
