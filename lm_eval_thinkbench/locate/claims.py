@@ -791,9 +791,10 @@ def _prose_matches(
     return scan.finditer(text, start, end)
 
 
-#: "between" and one or two words, or "both" and up to three, before an "and": the "and" joins
-#: a range or a pair, not clauses.
-_BETWEEN = re.compile(r"(?i)\b(?:between\s+\S+(?:\s+\S+)?|both\s+\S+(?:\s+\S+){0,2})\s*$")
+#: "between" and one or two words, or "both" and up to three (not a number's: "both 5 and"
+#: joins two numbers only, :data:`_OF_OPERAND`), before an "and": the "and" joins a range or a
+#: pair, not clauses.
+_BETWEEN = re.compile(r"(?i)\b(?:between\s+\S+(?:\s+\S+)?|both\s+(?![-\d])\S+(?:\s+\S+){0,2})\s*$")
 #: "of" or "both" and a number before an "and" that another number follows: the "and" joins
 #: the operands of one quantity ("the GCD of 63 and 1491 is 21", "the sum of $3$ and $5$",
 #: "3 integers that are factors of both 100 and 150").
