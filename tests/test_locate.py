@@ -2870,3 +2870,23 @@ def test_both_and_joins_a_pair(grader, said, step):
         " MATHCOUNTS and science club?"
     )
     assert _first(reasoning, "5", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("a", "step"),
+    [
+        # a chain that opens with a negative number keeps its minus in its name, so it can be
+        # the sum of the asked terms (held-out 33, R1-Distill-Qwen-1.5B: "-1 + 5 = 4" after "a
+        # is -1 and b is 5", read as "1 + 5", eleven steps before "a + b is 4")
+        ("-1", 1),
+        # twin: the addends are not the values stated for a and b
+        ("1", None),
+    ],
+)
+def test_a_leading_minus_stays_in_a_chain(grader, a, step):
+    reasoning = f"So, a = {a} and b = 5.\n\n-1 + 5 = 4\n\nWait, let me double-check."
+    problem = (
+        "The solution to $-4 < 2(x - 1) < 8$ is expressed in the form $a < x < b$. Find the value"
+        " of $a + b$."
+    )
+    assert _first(reasoning, "4", grader, problem).step_index == step
