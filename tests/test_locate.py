@@ -2890,3 +2890,23 @@ def test_a_leading_minus_stays_in_a_chain(grader, a, step):
         " of $a + b$."
     )
     assert _first(reasoning, "4", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a root written with the sign is the asked \sqrt{242} (held-out 33, R1-Distill-Qwen-1.5B:
+        # "So, substituting that in, I get √242 = 11 × √2." was a substitution, since √242 was
+        # not known as the asked formula, three steps before "the simplified form ... is 11√2")
+        ("So, substituting that in, I get √242 = 11 × √2.", 1),
+        ("So, substituting that in, I get sqrt(242) = 11 × √2.", 1),
+        # twin: substituting into another root checks nothing asked
+        ("So, substituting that in, I get √243 = 11 × √2.", None),
+    ],
+)
+def test_a_root_sign_names_the_asked_root(grader, said, step):
+    from lm_eval_thinkbench.locate.asked import name_key
+
+    assert name_key("√242") == name_key("\\sqrt{242}") == name_key("sqrt(242)")
+    reasoning = "242 = 2 × 121, and √121 = 11.\n\n" + said
+    assert _first(reasoning, "11\\sqrt2", grader, "Simplify $\\sqrt{242}$.").step_index == step

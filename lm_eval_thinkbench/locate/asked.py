@@ -98,6 +98,8 @@ def name_key(name: str) -> str:
         key = _FRAC_VARIANT.sub(r"\\frac", key)
         key = _TIMES.sub("*", key)
     key = key.rstrip(".,;:")
+    if "√" in key or "sqrt(" in key:  # "√242", "√(2x)", "sqrt(242)" as "\\sqrt{242}" keys
+        key = _ROOT_SIGN.sub(r"sqrt{\1\2}", key)
     if "(" in key:
         key = _TRIG_OF_LETTER.sub(r"\1\2", key)
     return _BRACED_CHARACTER.sub(r"\1", key) if "{" in key else key
@@ -120,6 +122,9 @@ _DECORATION = re.compile(r"\\(?:overline|bar|vec|mathbf|mathrm|widehat|hat|bolds
 _FRAC_VARIANT = re.compile(r"\\[dt]frac")
 _TIMES = re.compile(r"\\cdot|\\times")
 _BRACED_CHARACTER = re.compile(r"\{(\w)\}")
+#: A square root written with the sign or with brackets, of a number, a letter or a bracket:
+#: what ``\\sqrt{...}`` keys as.
+_ROOT_SIGN = re.compile(r"(?:√|sqrt)\(([^()]{1,80})\)|√(\d+(?:\.\d+)?|[A-Za-z])")
 #: A trigonometric function of one letter in brackets: ``sin(T)`` is ``\\sin{T}``, ``\\sin T``.
 _TRIG_OF_LETTER = re.compile(r"(?<![A-Za-z])(sin|cos|tan|cot|sec|csc)\(([A-Za-z])\)")
 
