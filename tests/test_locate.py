@@ -2910,3 +2910,23 @@ def test_a_root_sign_names_the_asked_root(grader, said, step):
     assert name_key("√242") == name_key("\\sqrt{242}") == name_key("sqrt(242)")
     reasoning = "242 = 2 × 121, and √121 = 11.\n\n" + said
     assert _first(reasoning, "11\\sqrt2", grader, "Simplify $\\sqrt{242}$.").step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # the asked inverse function's angle, found as the argument whose sine is the asked
+        # value (held-out 27 and 29, R1-Distill-Llama-8B, QwQ-32B, R1-Distill-Qwen-32B:
+        # "sin(-π/6) = -1/2" three to four steps before "arcsin(-1/2) is -π/6")
+        ("So, sin(-π/6) = -sin(π/6) = -1/2. Perfect.", 1),
+        ("We know that $\\sin \\left( -\\frac{\\pi}{6} \\right) = -\\frac{1}{2}$.", 1),
+        # twins: the sine of another angle, another function, or a trial
+        ("So, sin(π/6) = 1/2.", None),
+        ("So, cos(-π/6) = -1/2.", None),
+        ("Let me check whether sin(-π/6) = -1/2.", None),
+    ],
+)
+def test_an_inverse_functions_angle_found_as_an_argument(grader, said, step):
+    reasoning = "I need an angle between -π/2 and π/2 whose sine is -1/2.\n\n" + said
+    problem = "Compute $\\arcsin \\left( -\\frac{1}{2} \\right).$  Express your answer in radians."
+    assert _first(reasoning, "-\\frac{\\pi}{6}", grader, problem).step_index == step

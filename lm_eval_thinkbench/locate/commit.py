@@ -77,6 +77,7 @@ from lm_eval_thinkbench.locate.claims import (
 )
 from lm_eval_thinkbench.locate.intervals import interval_statements
 from lm_eval_thinkbench.math.grader import Grader
+from lm_eval_thinkbench.math.screen import surely_equal
 from lm_eval_thinkbench.steps import Span, split_separator, step_index_at
 
 #: Flags of a claim that doubts a value: between a result and its adoption, the model was
@@ -524,6 +525,7 @@ def _candidates(
     rate = asked_rate(problem)
     known = _known_premises(reasoning, claims, _facts(claims))
     sums = _sums_of_asked_terms(claims, asked)
+    inverse = _inverse_asked(asked)
     boxes = Counter(c.sentence for c in claims if "boxed" in c.flags)
     intos: dict[tuple[int, int], tuple[int, str] | None] = {}
     qualifiers: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
@@ -552,6 +554,11 @@ def _candidates(
             continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
         if "boxed" not in flags and _taken_back(reasoning, claim, qualifiers):
             continue  # "So, x=1 is not a solution.", "the area would be 8, but only if ..."
+        if inverse and not witness and (argument := _argument_found(claim, inverse)):
+            # "sin(-π/6) = -1/2" for "Compute arcsin(-1/2)": the asked angle, found
+            at = step_index_at(paragraphs, claim.start)
+            out.append(_Candidate(claim, "asked", argument, -1 if at is None else at))
+            continue
         kind = _kind(claim, asked)
         if kind is None or (witness and kind not in ("asked", "answer")):
             continue
@@ -593,6 +600,33 @@ def _candidates(
         elif kind == "boxed" or not rewrite or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
     return out, openers
+
+
+#: An inverse trigonometric function the question asks for, as keyed (``arcsin(-\\frac12)``,
+#: ``sin^{-1}(x)``), and a function of an argument a trace states (``sin(-\\pi/6)``).
+_INVERSE = re.compile(r"(?:arc(sin|cos|tan)|(sin|cos|tan)\^\{?-1\}?)\((.+)\)")
+_FUNCTION_OF = re.compile(r"(sin|cos|tan)\((.+)\)")
+
+
+def _inverse_asked(asked: Asked) -> tuple[str, str] | None:
+    """The function and argument of an inverse trigonometric function the question asks for
+    ("Compute $\\arcsin(-\\frac{1}{2})$": ``("sin", "-\\frac12")``), if it asks one."""
+    for formula in asked.direct:
+        if found := _INVERSE.fullmatch(formula):
+            return found[1] or found[2], found[3]
+    return None
+
+
+def _argument_found(claim: Claim, inverse: tuple[str, str]) -> str | None:
+    """The angle a firm claim finds for the asked inverse function: its argument, when the
+    claim states that function of it equals the asked value ("sin(-π/6) = -1/2" for arcsin of
+    -1/2; the protocol counts the asked quantity's value, however it is reached)."""
+    if not claim.names or claim.flags & _REJECT or "condition" in claim.flags:
+        return None
+    found = _FUNCTION_OF.fullmatch(name_key(claim.names[0]))
+    if found is None or found[1] != inverse[0] or not surely_equal(inverse[1], claim.value):
+        return None
+    return found[2]
 
 
 def _sums_of_asked_terms(claims: Sequence[Claim], asked: Asked) -> set[int]:
