@@ -2930,3 +2930,23 @@ def test_an_inverse_functions_angle_found_as_an_argument(grader, said, step):
     reasoning = "I need an angle between -π/2 and π/2 whose sine is -1/2.\n\n" + said
     problem = "Compute $\\arcsin \\left( -\\frac{1}{2} \\right).$  Express your answer in radians."
     assert _first(reasoning, "-\\frac{\\pi}{6}", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("opened", "step"),
+    [
+        # a subject keeps an absolute value's bar, so "|(1 - i)^8| = ... = (sqrt(2))^8" sets
+        # the asked |(1-i)^8| to a computation the next step finishes (held-out 27, QwQ-32B:
+        # the subject had been "(1 - i)^8 |", three steps before "(sqrt(2))^8 is ... = 16")
+        ("| (1 - i)^8 | = |1 - i|^8 = (sqrt(2))^8.", 1),
+        # twin: the same computation set for something not asked
+        ("| 1 - i | = sqrt(2), and I will raise sqrt(2) to the 8th power.", None),
+    ],
+)
+def test_a_subject_keeps_its_absolute_value_bars(grader, opened, step):
+    reasoning = (
+        opened + "\n\nNow, I need to compute (sqrt(2))^8. The square root of 2 is 2^(1/2), so"
+        " (2^(1/2))^8 = 2^( (1/2)*8 ) = 2^4 = 16."
+    )
+    problem = "Ringo decided to calculate \\[|(1-i)^8|\\]. What answer should Ringo have found?"
+    assert _first(reasoning, "16", grader, problem).step_index == step

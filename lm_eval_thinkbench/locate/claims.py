@@ -296,10 +296,10 @@ _NEGATION_FOLDED = _twin(_NEGATION)
 #: Symbols that models write for a problem's ``\\square``, ``\\triangle``, ... : letters of a name,
 #: not punctuation.
 SYMBOLS = "□△◇⋄♣♦♥♠○"
-#: Discourse words stripped from the front of a subject, and marks (not a number's minus:
-#: "-1 + 5 = 4").
+#: Discourse words stripped from the front of a subject, and marks (not a number's minus,
+#: "-1 + 5 = 4", nor an absolute value's bar, "|(1 - i)^8| = ...").
 _LEAD = re.compile(
-    r"(?i)^(?:(?!-\d)[^\w\\" + SYMBOLS + r"]"
+    r"(?i)^(?:(?!-\d|\|[^|\n]{1,80}\|)[^\w\\" + SYMBOLS + r"]"
     r"|\b(?:so|thus|therefore|hence|then|now|and|also|okay|ok|well|yes|no|here|both|all|each|only"
     r"|finally|again|indeed|clearly|first|next|similarly|putting\s+it\s+all\s+together"
     r"|in\s+conclusion|in\s+summary|this\s+means|which\s+means|that\s+means|it\s+seems|seems"
