@@ -2950,3 +2950,25 @@ def test_a_subject_keeps_its_absolute_value_bars(grader, opened, step):
     )
     problem = "Ringo decided to calculate \\[|(1-i)^8|\\]. What answer should Ringo have found?"
     assert _first(reasoning, "16", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("both", "step"),
+    [
+        # the answer form a problem names ("Enter your answer in the form $(r,\theta)$") is a
+        # tuple of symbols, stated by one paragraph that gives each its value (held-out 36,
+        # Open-Reasoner-Zero-7B: "r = 3 \quad \text{and} \quad \theta = \frac{\pi}{2}", two steps
+        # before the displayed pair)
+        ("\\[ r = 3 \\quad \\text{and} \\quad \\theta = \\frac{\\pi}{2} \\]", 1),
+        # twin: one part alone is not the pair
+        ("\\[ \\theta = \\frac{\\pi}{2} \\]", None),
+    ],
+)
+def test_a_named_answer_form_is_a_tuple_of_symbols(grader, both, step):
+    reasoning = "First, r = \\sqrt{0^2 + 3^2} = 3 is the radius.\n\nNow, we have:\n" + both
+    problem = (
+        "Convert the point $(0,3)$ in rectangular coordinates to polar coordinates.  Enter your"
+        " answer in the form $(r,\\theta),$ where $r > 0$ and $0 \\le \\theta < 2 \\pi.$"
+    )
+    gold = "\\left( 3, \\frac{\\pi}{2} \\right)"
+    assert _first(reasoning, gold, grader, problem).step_index == step

@@ -180,7 +180,7 @@ def first_commitment(
             *reading.claims,
             *(_listed(reading.claims) if "," in joins else ()),
             *(_cases(reading.claims, asked, paragraphs) if "," in joins else ()),
-            *_tuples(reading.claims, asked, paragraphs),
+            *_tuples(reading.claims, asked, paragraphs, problem),
             *(_intervals(reasoning) if _INTERVAL_GOLD.search(gold) else ()),
         ],
         key=lambda c: (c.start, c.end),
@@ -412,12 +412,18 @@ _NOT_A_CASE = frozenset(
 )
 
 
-def _tuples(claims: Sequence[Claim], asked: Asked, paragraphs: Sequence[Span]) -> list[Claim]:
-    """For a question that asks for a tuple of its symbols ("Enter the ordered pair $(m,b)$"):
-    one paragraph (of ``paragraphs``) that gives each symbol its value ("m = 3/2 and b = -13")
-    states the tuple, with the value each symbol has last in it (a paragraph that solves ``b =
-    -a/2`` first and then ``b = 1`` ends with b's value)."""
-    shapes = [m.group(1).split(",") for k in asked.math if (m := _SYMBOL_TUPLE.fullmatch(k))]
+def _tuples(
+    claims: Sequence[Claim], asked: Asked, paragraphs: Sequence[Span], problem: str | None = None
+) -> list[Claim]:
+    """For a question that asks for a tuple of its symbols ("Enter the ordered pair $(m,b)$",
+    "Enter your answer in the form $(r,\\theta)$"): one paragraph (of ``paragraphs``) that gives
+    each symbol its value ("m = 3/2 and b = -13") states the tuple, with the value each symbol
+    has last in it (a paragraph that solves ``b = -a/2`` first and then ``b = 1`` ends with b's
+    value)."""
+    keys = set(asked.math)
+    if problem and (form := _ANSWER_FORM.search(problem)):
+        keys.add(name_key(form.group(1)))
+    shapes = [m.group(1).split(",") for k in keys if (m := _SYMBOL_TUPLE.fullmatch(k))]
     if not shapes:
         return []
     by_paragraph: dict[int | None, dict[str, Claim]] = {}
@@ -438,7 +444,9 @@ def _tuples(claims: Sequence[Claim], asked: Asked, paragraphs: Sequence[Span]) -
 
 
 _VARIABLE = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
-_SYMBOL_TUPLE = re.compile(r"\(((?:[A-Za-z],)+[A-Za-z])\)")
+_SYMBOL_TUPLE = re.compile(r"\(((?:(?:[A-Za-z]|\\[a-z]+),)+(?:[A-Za-z]|\\[a-z]+))\)")
+#: The form a problem asks its answer in: "Enter your answer in the form $(r,\\theta)$".
+_ANSWER_FORM = re.compile(r"(?i)\bin\s+the\s+form\s+\$([^$]{1,60})\$")
 
 
 def _intervals(reasoning: str) -> list[Claim]:
