@@ -1023,10 +1023,22 @@ def same_form(value: str, gold: str) -> bool:
     ``\\frac{1}{\\sqrt{3}}``; ``4210_5``, not ``555``): for problems that ask to rewrite a
     formula, where every intermediate form equals the gold."""
     value = value.translate(_SUPERSCRIPT_POWERS)  # "x³ + 3x - 6" is written as x^3+3x-6
+    if "sin" in value:  # "\\frac{\\cos x}{\\sin x}" is "\\cot x" written out
+        value = _TRIG_QUOTIENT.sub(_as_quotient_function, value)
     return sorted(_atom_list(_LEADING_NAME.sub("", value))) == sorted(_atom_list(gold))
 
 
 _SUPERSCRIPT_POWERS = str.maketrans({"²": "^2", "³": "^3"})
+#: A quotient of a cosine and a sine of one argument, as a fraction (a slash is left alone:
+#: math-verify reads ``\\cos x / \\sin x`` as the cosine of ``x / \\sin x``).
+_TRIG_QUOTIENT = re.compile(r"\\frac\{\\?(cos|sin)\s*(\w|\(\w\))\}\{\\?(sin|cos)\s*\2\}")
+
+
+def _as_quotient_function(found: re.Match[str]) -> str:
+    top, argument, bottom = found.group(1, 2, 3)
+    if top == bottom:
+        return found[0]
+    return ("\\cot " if top == "cos" else "\\tan ") + argument
 
 
 def _atom_list(value: str) -> list[str]:
