@@ -2991,3 +2991,25 @@ def test_a_trig_quotient_is_its_function_written_out(grader, said, step):
     reasoning = "We find a common denominator, \\sin x \\cos x.\n\n" + said
     problem = "Simplify \\[\\frac{\\sec x}{\\sin x} - \\frac{\\sin x}{\\cos x}.\\]"
     assert _first(reasoning, "\\cot x", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a count stated as a coefficient between the initials the model gives the two things
+        # a "how many" question compares (held-out 30, 32, 34, 36, four families: "S = 3T", one
+        # squig weighs three treeks, 1 to 11 steps before the count is named)
+        ("So, S = 3T.", 1),
+        # twins: a multiple of another letter (G: goolee, not asked), and a trial
+        ("So, S = 3G.", None),
+        ("If S = 3T, then 10T = 9T + G.", None),
+    ],
+)
+def test_a_count_stated_as_a_coefficient(grader, said, step):
+    reasoning = "Let T, S and G be the weights of a treek, a squig and a goolee.\n\n" + said
+    problem = (
+        "Ten treeks weigh as much as three squigs and one goolee. Two treeks and one goolee are"
+        " equal in weight to one squig. The combined weight of how many treeks equals the weight"
+        " of one squig?"
+    )
+    assert _first(reasoning, "3", grader, problem).step_index == step

@@ -562,6 +562,11 @@ def _candidates(
             continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
         if "boxed" not in flags and _taken_back(reasoning, claim, qualifiers):
             continue  # "So, x=1 is not a solution.", "the area would be 8, but only if ..."
+        if not witness and (count := _coefficient_count(claim, asked)):
+            # "S = 3T" for "how many treeks weigh as much as one squig": one squig is 3 treeks
+            at = step_index_at(paragraphs, claim.start)
+            out.append(_Candidate(claim, "asked", count, -1 if at is None else at))
+            continue
         if inverse and not witness and (argument := _argument_found(claim, inverse)):
             # "sin(-π/6) = -1/2" for "Compute arcsin(-1/2)": the asked angle, found
             at = step_index_at(paragraphs, claim.start)
@@ -614,6 +619,27 @@ def _candidates(
 #: ``sin^{-1}(x)``), and a function of an argument a trace states (``sin(-\\pi/6)``).
 _INVERSE = re.compile(r"(?:arc(sin|cos|tan)|(sin|cos|tan)\^\{?-1\}?)\((.+)\)")
 _FUNCTION_OF = re.compile(r"(sin|cos|tan)\((.+)\)")
+
+
+#: A multiple of one capital letter: ``3T``, ``3 \\cdot T``.
+_MULTIPLE = re.compile(r"(\d+)\s*(?:\*|\\cdot|\\times)?\s*([A-Z])")
+
+
+def _coefficient_count(claim: Claim, asked: Asked) -> str | None:
+    """The count a firm claim "S = 3T" states for a "how many" question about two things the
+    model names by their initials ("The combined weight of how many treeks equals the weight of
+    one squig?": squig S, treek T): one S is as much as 3 Ts. None otherwise."""
+    if not claim.lhs or claim.flags & _REJECT or "condition" in claim.flags:
+        return None
+    whole = name_key(claim.lhs)
+    parts = _MULTIPLE.fullmatch(name_key(claim.value))
+    if parts is None or len(whole) != 1 or not whole.isupper() or whole == parts[2]:
+        return None
+    for words in asked.words:
+        initials = [w[0].upper() for w in words if len(w) > 2 and w not in GENERIC]
+        if "number" in words and initials.count(whole) == 1 and initials.count(parts[2]) == 1:
+            return parts[1]
+    return None
 
 
 def _inverse_asked(asked: Asked) -> tuple[str, str] | None:
