@@ -2774,6 +2774,10 @@ def test_a_value_after_its_kind(grader, said, step):
 def test_a_kind_before_math_that_does_not_end_the_term_is_no_value():
     claims = read("So the number $n$ of ways is 5.").claims
     assert [(c.value, c.names) for c in claims] == [("5", ("the number n of ways",))]
+    # a base's name is an adjective of the kind (held-out 36, Open-Reasoner-Zero-7B: "we get the
+    # octal number \(2516_8\)", one step before the sentence that names the binary number)
+    claims = read("Reading the remainders, we get the octal number \\(2516_8\\).").claims
+    assert [c.value for c in claims] == ["2516_8"]
 
 
 def test_a_formula_line_with_superscripts_is_a_value(grader):

@@ -1918,7 +1918,8 @@ def _value(
 #: fraction" (its adjectives from a short list, so "the first 10 terms" is no kind).
 _TYPED = re.compile(
     r"(?i)\s*(?:the|an?)\s+(?:(?:resulting|final|simplified|complex|ordered|real|whole|positive"
-    r"|negative|common|mixed|improper|rational|irrational|exact)\s+){0,2}(?:number|fraction|point"
+    r"|negative|common|mixed|improper|rational|irrational|exact|octal|binary|hexadecimal)\s+){0,2}"
+    r"(?:number|fraction|point"
     r"|vector|integer|expression|pair|triple|interval|matrix|decimal|polynomial|coordinates)"
     r"(?:\s+(?=[-−(\[\d$\\√])|\s*\Z)"
 )
