@@ -3017,3 +3017,27 @@ def test_a_count_stated_as_a_coefficient(grader, said, step):
         " of one squig?"
     )
     assert _first(reasoning, "3", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # "plugging in the numbers" evaluates a formula; it tries no value (held-out 37,
+        # R1-Distill-Qwen-1.5B: the percent decrease, six steps before "the decrease is 10%")
+        ("Plugging in the numbers: (0.1s² / s²) * 100% = 0.1 * 100% = 10%.", 1),
+        # twin: plugging in a value of a variable checks it
+        ("Plugging in d = 10: (0.1s² / s²) * 100% = 10%.", None),
+    ],
+)
+def test_plugging_in_the_numbers_is_no_trial(grader, said, step):
+    reasoning = (
+        "So, the percentage decrease is (decrease / original area) * 100%.\n\n"
+        + said
+        + "\n\nWait, let me double-check that."
+    )
+    problem = (
+        "The lengths of two opposite sides of a square are decreased by $40\\%$ while the lengths"
+        " of the other two sides are increased by $50\\%$ to form a rectangle. By what percent"
+        " does the square's area decrease?"
+    )
+    assert _first(reasoning, "10", grader, problem).step_index == step

@@ -282,7 +282,11 @@ _CHECK_ANYWHERE = re.compile(
 #: Substituting a value ("plugging in x = 5", "we substitute n = 2004"): a check of the value
 #: plugged in, unless the sentence computes the asked quantity from a given (see
 #: ``locate.commit``), so a flag of its own.
-SUBSTITUTION = re.compile(r"(?i)\b(?:plug(?:ging|ged|s)?|substitut\w*)\b")
+SUBSTITUTION = re.compile(
+    r"(?i)\b(?:plug(?:ging|ged|s)?|substitut\w*)\b"
+    # "Plugging in the numbers: (0.1s² / s²) * 100% = 10%": a formula evaluated, no value tried
+    r"(?!\s+(?:in\s+)?(?:all\s+)?(?:the\s+|these\s+|those\s+)?(?:given\s+|known\s+)?(?:numbers|values)\b)"
+)
 #: Words that make the values around them options, not commitments.
 _OPTION_WORDS = re.compile(
     r"(?i)\b(?:maybe|perhaps|possibly|either|candidates?|options?|guess|guessing|or\s+so|suggests?"
