@@ -3041,3 +3041,22 @@ def test_plugging_in_the_numbers_is_no_trial(grader, said, step):
         " does the square's area decrease?"
     )
     assert _first(reasoning, "10", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("last", "step"),
+    [
+        # a response with no box ends on the sentence a reader takes for its answer, which
+        # adopts the computation before it, as a box would (held-out 38, base Qwen2.5-32B:
+        # three responses were not located at all)
+        ("So, the sum of the sequence is $-50$.", 1),
+        # twins: a last sentence that is no conclusion, or that lists options
+        ("The sum of the sequence is $-50$.", None),
+        ("So, the sum could be $-50$ or $50$.", None),
+    ],
+)
+def test_an_unboxed_response_concludes_in_its_last_sentence(grader, last, step):
+    response = "There are 50 pairs, each -1.\n\n$50 \\times (-1) = -50$\n\n" + last
+    problem = "Compute: $1-2+3-4+5- \\dots +99-100$."
+    found = _first(response, "-50", grader, problem, answer=response)
+    assert found.step_index == step

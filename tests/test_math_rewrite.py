@@ -34,6 +34,9 @@ REWRITES = [
     ("√3/2", r"\sqrt{3}/2", "radical"),
     ("2√3", r"2\sqrt{3}", "radical"),
     ("√x", r"\sqrt{x}", "radical"),
+    # a radicand in square brackets (base Qwen2.5-32B on MATH-500 idx 8: "3√[13] units")
+    ("3√[13]", r"3\sqrt{13}", "radical"),
+    ("sqrt[2x]", r"\sqrt{2x}", "radical"),
     ("∛2", r"\sqrt[3]{2}", "radical"),
     ("cbrt(8)", r"\sqrt[3]{8}", "radical"),
     ("∜(x)", r"\sqrt[4]{x}", "radical"),

@@ -185,7 +185,10 @@ def first_commitment(
         ],
         key=lambda c: (c.start, c.end),
     )
-    candidates, openers = _candidates(reasoning, paragraphs, claims, asked, gold, problem)
+    concluded = _concluded(reasoning, reading) if answer_reading is reading else None
+    candidates, openers = _candidates(
+        reasoning, paragraphs, claims, asked, gold, problem, concluded
+    )
     if answer_reading is not None and answer_reading is not reading:
         # the final box after the thought adopts the computation the thought ended on
         # ("Finally, adding 1 to 9,900 results in 9,901.", then </think> and the solution)
@@ -511,6 +514,7 @@ def _candidates(
     asked: Asked,
     gold: str,
     problem: str | None,
+    concluded: int | None = None,
 ) -> tuple[list[_Candidate], list[_Opener]]:
     """The claims that could commit, each with its kind, the value to grade and its paragraph
     (of ``paragraphs``), and the claims that set the asked quantity equal to a computation
@@ -579,6 +583,8 @@ def _candidates(
             kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
         if kind == "open" and rate and _followed_by(reasoning, claim.end, rate):
             kind = "asked"  # "... equals 4 inches per second" for "... in inches per second?"
+        if kind == "open" and claim.start == concluded:
+            kind = "answer"  # "Therefore, the profit is $78." ending an unboxed response
         if kind == "open" and claim.start in sums:
             kind = "asked"  # "Adding them up: 0 + 2 + 2 + 5 + 1 = 10" after each p_i(1)
         value = claim.value
@@ -623,6 +629,27 @@ _FUNCTION_OF = re.compile(r"(sin|cos|tan)\((.+)\)")
 
 #: A multiple of one capital letter: ``3T``, ``3 \\cdot T``.
 _MULTIPLE = re.compile(r"(\d+)\s*(?:\*|\\cdot|\\times)?\s*([A-Z])")
+
+
+#: A sentence that concludes: "So, ...", "Therefore ...", "Answer: ...".
+_CONCLUDES = re.compile(
+    r"(?i)[\s>*#-]*(?:so|thus|therefore|hence|finally|consequently|in\s+conclusion"
+    r"|in\s+summary)\b|[\s>*#-]*(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:)"
+)
+
+
+def _concluded(text: str, reading: Reading) -> int | None:
+    """Where the claim starts that concludes a response with no box: the text's last claim,
+    firm, when its sentence opens with a conclusion ("So, the sum of the sequence is
+    $-50$.", "Therefore, the math club's profit ... is $78."), the statement a reader takes
+    for the answer, as a box would be. None when something is boxed or the text ends
+    otherwise."""
+    if not reading.claims or any("boxed" in c.flags for c in reading.claims):
+        return None
+    last = reading.claims[-1]  # a list or an option last ("x = 2 and x = -2") concludes nothing
+    if last.flags & _REJECT or not _CONCLUDES.match(text, *last.sentence):
+        return None
+    return last.start
 
 
 def _coefficient_count(claim: Claim, asked: Asked) -> str | None:

@@ -8,10 +8,10 @@ only where the reading is not in doubt, so that no wrong answer becomes right:
 
 * ``pi``: ``pi`` as a whole word (``8pi``, ``20000/pi``, ``(3,pi/2)``; not ``pipe``, ``api``
   or ``\\pi``) and ``π`` become ``\\pi``;
-* ``radical``: ``sqrt(..)``, ``sqrt x``, ``sqrt2``, ``sqrt{..}``, ``√..``, ``∛..``, ``∜..``,
-  ``cbrt(..)`` and ``\\sqrt(..)`` become ``\\sqrt{..}`` / ``\\sqrt[3]{..}``; a parenthesised
-  argument is taken whole (nested radicals included), a bare one is one number, one letter or
-  one control word (``√3/2`` is ``\\sqrt{3}/2``);
+* ``radical``: ``sqrt(..)``, ``sqrt x``, ``sqrt2``, ``sqrt{..}``, ``√..``, ``√[..]``, ``∛..``,
+  ``∜..``, ``cbrt(..)`` and ``\\sqrt(..)`` become ``\\sqrt{..}`` / ``\\sqrt[3]{..}``; a
+  parenthesised or bracketed argument is taken whole (nested radicals included), a bare one is
+  one number, one letter or one control word (``√3/2`` is ``\\sqrt{3}/2``);
 * ``function``: ``sin(``, ``cos(``, ``tan(``, ``ln(``, ``log(``, ``exp(`` and the like,
   followed by a parenthesis, get their backslash;
 * ``symbol``: ``∞``, ``·`` and superscript digits (``x²``) become ``\\infty``, ``\\cdot``,
@@ -87,6 +87,8 @@ _RADICAL_COMMAND["∜"] = "\\sqrt[4]"
 #: The argument of a radical written without parentheses: one number, control word or letter.
 _BARE_RADICAND_RE = re.compile(r"[ \t]*(\d+(?:\.\d+)?|\\[A-Za-z]+|[A-Za-z](?![A-Za-z]))")
 _GAP_RE = re.compile(r"[ \t]*")
+#: A radicand in square brackets after a plain radical: ``√[13]``, ``sqrt[2x]``.
+_BRACKET_RADICAND_RE = re.compile(r"\[([^\[\]{}]{1,60})\](?!\s*\{)")
 
 _NUMBER = r"(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|\.\d+"
 #: Words: plain (``7 nickels``) or wrapped (``\\text{ apples}``); the wrapped ones hold nothing
@@ -195,6 +197,9 @@ def _rewrite_radicals(text: str, fired: list[str]) -> str:
             edits.append((match.start(), gap, command))
         elif match.lastgroup == "plain" and (bare := _BARE_RADICAND_RE.match(text, gap)):
             edits.append((match.start(), bare.end(), command + "{" + bare.group(1) + "}"))
+        elif match.lastgroup == "plain" and (bracket := _BRACKET_RADICAND_RE.match(text, gap)):
+            # "3√[13]": a radicand in square brackets (a plain radical has no index)
+            edits.append((match.start(), bracket.end(), command + "{" + bracket.group(1) + "}"))
         else:
             continue
         fired.append("radical")
