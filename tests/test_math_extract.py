@@ -49,6 +49,16 @@ EXTRACTIONS = [
     ("The answer is 42.", "42", "answer_phrase"),
     ("The answer is 42. Let me double check that.", "42", "answer_phrase"),
     ("Answer: x = 3", "x = 3", "answer_phrase"),
+    # an answer phrase before a sentence: the value the sentence states (base Qwen2.5-32B on
+    # MATH-500: "Answer: The smallest possible value of c is π.")
+    ("Answer: The smallest possible value of c is π.", "π", "answer_phrase"),
+    ("Answer: The value of a + b is 4.", "4", "answer_phrase"),
+    ("The answer is Evelyn.", "Evelyn", "answer_phrase"),
+    (
+        "Answer: 196 has 9 positive whole-number divisors.",
+        "196 has 9 positive whole-number divisors",
+        "answer_phrase",
+    ),
     ("**Answer:** 7", "7", "answer_phrase"),
     (r"The answer is \(\frac{1}{2}\), done", r"\frac{1}{2}", "answer_phrase"),
     ("the answer is 4\nbut wait, the answer is 5.", "5", "answer_phrase"),

@@ -40,6 +40,9 @@ _FINAL_ANSWER_RE = re.compile(r"final\s+answer(?:\s*\*\*)?\s*(?:is\b|:)", re.IGN
 _ANSWER_RE = re.compile(r"\banswer(?:\s*\*\*)?\s*(?:is\b|:)", re.IGNORECASE)
 #: Phrase rules in the order they are tried, with the method name each one records.
 _PHRASES = (("final_answer_phrase", _FINAL_ANSWER_RE), ("answer_phrase", _ANSWER_RE))
+#: A phrase value that is a sentence of words (two words first: "The smallest possible value
+#: of c is π"), whose value is read as a conclusion's; "x = 5" and numbers are values as written.
+_SENTENCE_VALUE = re.compile(r"[A-Za-z][a-z]+\s+[A-Za-z][a-z]*\b")
 #: What may sit between the phrase and its value on the same line.
 _PHRASE_GAP_RE = re.compile(r"[ \t:*]*")
 #: End of a sentence inside a phrase value: a period followed by whitespace or the end.
@@ -353,6 +356,9 @@ def extract_final_answer(text: str) -> Extraction:
     for method, phrase in _PHRASES:
         value = _last_phrase_value(text, phrase)
         if value is not None:
+            if _SENTENCE_VALUE.match(value) and (stated := _conclusion_value(value, 0)):
+                # "Answer: The smallest possible value of c is π.": the value the sentence states
+                value = stated[0]
             return Extraction(value, method)
     conclusion = _last_conclusion(text)
     if conclusion is not None:
