@@ -3060,3 +3060,28 @@ def test_an_unboxed_response_concludes_in_its_last_sentence(grader, last, step):
     problem = "Compute: $1-2+3-4+5- \\dots +99-100$."
     found = _first(response, "-50", grader, problem, answer=response)
     assert found.step_index == step
+
+
+@pytest.mark.parametrize(
+    ("lines", "step"),
+    [
+        # lines of math, one after another, that give the asked variable different numbers list
+        # its roots (held-out 38, base Qwen2.5-32B: "$x - 5 = 0 \Rightarrow x = 5$" then "$x - 1 =
+        # 0 \Rightarrow x = 1$", four steps before "the only solution ... is $x = 5$")
+        ("$x - 5 = 0 \\Rightarrow x = 5$\n$x - 1 = 0 \\Rightarrow x = 1$", 2),
+        # twin: one root on its line is the solution found
+        ("$x - 5 = 0 \\Rightarrow x = 5$", 1),
+    ],
+)
+def test_alternative_lines_list_roots(grader, lines, step):
+    response = (
+        "Squaring, x^2 - 6x + 5 = 0.\n\n" + lines + "\n\nSo, the only solution that satisfies the"
+        " original equation is $x = 5$."
+    )
+    problem = "Find all values of $x$ that satisfy the equation $x = \\!\\sqrt{11-2x} + 4$."
+    assert _first(response, "x=5", grader, problem).step_index == step
+
+
+def test_a_derivations_lines_are_no_alternatives():
+    text = "$d = \\sqrt{0.5625 + 1.0}$\n$d = \\sqrt{1.5625}$\n$d = 1.25$"
+    assert all("list" not in c.flags for c in read(text).claims)

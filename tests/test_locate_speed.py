@@ -602,6 +602,8 @@ def test_formula_runs_know_an_argument_preposition_as_every_prefix_did():
         "we need " * 20000 + "= 5.",
         "|" * 30000 + " x = 5.",
         "| a | " * 10000 + "= 5.",
+        "\n".join(f"$x = {i % 7}$" for i in range(20000)),
+        "$" + ", ".join(f"a_{i} = {i}" for i in range(5000)) + "$\n$x = 1$\n$x = 2$",
         "\\( s = 12 " + "\\, " * 20000 + "\\text{cm} \\)",
         "So we get the ordered pair " + " " * 50000 + "\\(1, 2\\).",
         " ".join(f"Each side {i} is 7. So, if each side is 7, it is {i}." for i in range(3000)),

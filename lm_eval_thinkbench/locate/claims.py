@@ -421,6 +421,7 @@ def read(
             stop += 1
         _read_sentence(text, start, end, spans[at:stop], state)
     _mark_enumerations(text, state.claims)
+    _mark_alternative_lines(text, state.claims)
     _loose_boxes(text, state.claims, cut)
     _remainders(text, state.claims, cut)
     _cases(text, state.claims)
@@ -1377,6 +1378,36 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
     for i, run in items:
         if claims[i].names and len(seen.get((_key(claims[i].names[0]), run), ())) > 1:
             claims[i] = _with(claims[i], "list")
+
+
+def _mark_alternative_lines(text: str, claims: list[Claim]) -> None:
+    """Lines that follow one another in a paragraph, each nothing but math that ends by giving
+    the same variable a different plain number ("$x - 5 = 0 \\Rightarrow x = 5$", then "$x - 1 =
+    0 \\Rightarrow x = 1$"), list the roots found; none of them is chosen yet (a derivation's
+    lines, "d = \\sqrt{0.5625 + 1.0}" then "d = \\sqrt{1.5625}", give no plain numbers). Each
+    claim's line is looked at once, and only claims whose name is one letter: a linear pass."""
+    previous: tuple[int, str, str] | None = None  # the last such line: its end, name, value
+    for i, claim in enumerate(claims):
+        if not claim.lhs or not _LONE_VARIABLE.fullmatch(_key(claim.lhs)):
+            continue
+        start = text.rfind("\n", 0, claim.start) + 1
+        end = text.find("\n", claim.end)
+        end = len(text) if end < 0 else end
+        if not _MATH_LINE.fullmatch(text, start, end) or not _PLAIN_NUMBER.fullmatch(claim.value):
+            previous = None
+            continue
+        name, value = _key(claim.lhs), _number_key(claim.value)
+        if previous and previous[0] == start - 1 and previous[1] == name and previous[2] != value:
+            claims[i] = _with(claim, "list")
+            for j in range(i - 1, -1, -1):  # the line before's claim of the same name
+                if claims[j].lhs and _key(claims[j].lhs) == name and claims[j].end < start:
+                    claims[j] = _with(claims[j], "list")
+                    break
+        previous = (end, name, value)
+
+
+#: A line that is nothing but math: ``$...$``, ``\\[...\\]``, ``\\(...\\)`` with spaces around.
+_MATH_LINE = re.compile(r"[ \t]*(?:\$[^$\n]+\$|\\\[[^\n]*?\\\]|\\\([^\n]*?\\\))[ \t.,]*")
 
 
 def _list_key(names: tuple[str, ...]) -> str:
