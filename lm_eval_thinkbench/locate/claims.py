@@ -1386,7 +1386,8 @@ def _mark_alternative_lines(text: str, claims: list[Claim]) -> None:
     0 \\Rightarrow x = 1$"), list the roots found; none of them is chosen yet (a derivation's
     lines, "d = \\sqrt{0.5625 + 1.0}" then "d = \\sqrt{1.5625}", give no plain numbers). Each
     claim's line is looked at once, and only claims whose name is one letter: a linear pass."""
-    previous: tuple[int, str, str] | None = None  # the last such line: its end, name, value
+    # the last such line: its end, its claim's name and value, and where that claim is
+    previous: tuple[int, str, str, int] | None = None
     for i, claim in enumerate(claims):
         if not claim.lhs or not _LONE_VARIABLE.fullmatch(_key(claim.lhs)):
             continue
@@ -1399,11 +1400,8 @@ def _mark_alternative_lines(text: str, claims: list[Claim]) -> None:
         name, value = _key(claim.lhs), _number_key(claim.value)
         if previous and previous[0] == start - 1 and previous[1] == name and previous[2] != value:
             claims[i] = _with(claim, "list")
-            for j in range(i - 1, -1, -1):  # the line before's claim of the same name
-                if claims[j].lhs and _key(claims[j].lhs) == name and claims[j].end < start:
-                    claims[j] = _with(claims[j], "list")
-                    break
-        previous = (end, name, value)
+            claims[previous[3]] = _with(claims[previous[3]], "list")
+        previous = (end, name, value, i)
 
 
 #: A line that is nothing but math: ``$...$``, ``\\[...\\]``, ``\\(...\\)`` with spaces around.

@@ -76,6 +76,7 @@ from lm_eval_thinkbench.locate.claims import (
     spoken_root,
 )
 from lm_eval_thinkbench.locate.intervals import interval_statements
+from lm_eval_thinkbench.math.extract import CONCLUSION_OPENERS
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.math.screen import surely_equal
 from lm_eval_thinkbench.steps import Span, split_separator, step_index_at
@@ -566,15 +567,14 @@ def _candidates(
             continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
         if "boxed" not in flags and _taken_back(reasoning, claim, qualifiers):
             continue  # "So, x=1 is not a solution.", "the area would be 8, but only if ..."
-        if not witness and (count := _coefficient_count(claim, asked)):
-            # "S = 3T" for "how many treeks weigh as much as one squig": one squig is 3 treeks
-            at = step_index_at(paragraphs, claim.start)
-            out.append(_Candidate(claim, "asked", count, -1 if at is None else at))
-            continue
-        if inverse and not witness and (argument := _argument_found(claim, inverse)):
+        if not witness and (
+            # "S = 3T" for "how many treeks weigh as much as one squig": one squig is 3 treeks;
             # "sin(-π/6) = -1/2" for "Compute arcsin(-1/2)": the asked angle, found
+            found := _coefficient_count(claim, asked)
+            or (inverse and _argument_found(claim, inverse))
+        ):
             at = step_index_at(paragraphs, claim.start)
-            out.append(_Candidate(claim, "asked", argument, -1 if at is None else at))
+            out.append(_Candidate(claim, "asked", found, -1 if at is None else at))
             continue
         kind = _kind(claim, asked)
         if kind is None or (witness and kind not in ("asked", "answer")):
@@ -633,8 +633,7 @@ _MULTIPLE = re.compile(r"(\d+)\s*(?:\*|\\cdot|\\times)?\s*([A-Z])")
 
 #: A sentence that concludes: "So, ...", "Therefore ...", "Answer: ...".
 _CONCLUDES = re.compile(
-    r"(?i)[\s>*#-]*(?:so|thus|therefore|hence|finally|consequently|in\s+conclusion"
-    r"|in\s+summary)\b|[\s>*#-]*(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:)"
+    r"(?i)[\s>*#-]*" + CONCLUSION_OPENERS + r"|[\s>*#-]*(?:the\s+)?(?:final\s+)?answer\s*(?:is\b|:)"
 )
 
 
@@ -656,7 +655,7 @@ def _coefficient_count(claim: Claim, asked: Asked) -> str | None:
     """The count a firm claim "S = 3T" states for a "how many" question about two things the
     model names by their initials ("The combined weight of how many treeks equals the weight of
     one squig?": squig S, treek T): one S is as much as 3 Ts. None otherwise."""
-    if not claim.lhs or claim.flags & _REJECT or "condition" in claim.flags:
+    if not claim.lhs or not _firm(claim):
         return None
     whole = name_key(claim.lhs)
     parts = _MULTIPLE.fullmatch(name_key(claim.value))
@@ -682,7 +681,7 @@ def _argument_found(claim: Claim, inverse: tuple[str, str]) -> str | None:
     """The angle a firm claim finds for the asked inverse function: its argument, when the
     claim states that function of it equals the asked value ("sin(-π/6) = -1/2" for arcsin of
     -1/2; the protocol counts the asked quantity's value, however it is reached)."""
-    if not claim.names or claim.flags & _REJECT or "condition" in claim.flags:
+    if not claim.names or not _firm(claim):
         return None
     found = _FUNCTION_OF.fullmatch(name_key(claim.names[0]))
     if found is None or found[1] != inverse[0] or not surely_equal(inverse[1], claim.value):
@@ -731,6 +730,12 @@ _TOP_PLUS = re.compile(r"\+(?![^(\[{]*[)\]}])")
 _SUBSCRIPT = re.compile(r"_(?:\{[^{}]*\}|\w)")
 
 
+def _firm(claim: Claim) -> bool:
+    """Whether a claim is stated firmly: in no question, hypothesis, condition, list or other
+    claim of :data:`_REJECT`."""
+    return not (claim.flags & _REJECT or "condition" in claim.flags)
+
+
 def _facts(claims: Sequence[Claim]) -> dict[str, int]:
     """Where each relation ``lhs = value`` is first stated firmly (in no question, hypothesis,
     condition, list or other claim of :data:`_REJECT`), by its key (``y=\\frac{25}x``), and
@@ -738,7 +743,7 @@ def _facts(claims: Sequence[Claim]) -> dict[str, int]:
     hexagon is 7 inches", which a later "if each side is 7 inches" recalls)."""
     out: dict[str, int] = {}
     for claim in claims:
-        if claim.flags & _REJECT or "condition" in claim.flags:
+        if not _firm(claim):
             continue
         if claim.lhs:
             out.setdefault(f"{name_key(claim.lhs)}={name_key(claim.value)}", claim.start)

@@ -55,9 +55,12 @@ _VALUE_WINDOW = 1000
 #: The start of a conclusion in words: a sentence (after a line break or ". ") opening with
 #: So, Thus, Therefore, Hence, Finally, Consequently, In conclusion or In summary. The leading
 #: lookahead only restates the keywords' first letters; it lets the engine skip most positions.
+#: The words a conclusion sentence opens with (also read by ``locate.commit``).
+CONCLUSION_OPENERS = (
+    r"(?:so|thus|therefore|hence|finally|consequently|in\s+conclusion|in\s+summary)\b"
+)
 _CONCLUSION_RE = re.compile(
-    r"(?=[ \t>*#stfhciSTFHCI-])(?:^|(?<=[.!?]\s)|(?<=\n))[ \t>*#-]*"
-    r"(?:so|thus|therefore|hence|finally|consequently|in\s+conclusion|in\s+summary)\b",
+    r"(?=[ \t>*#stfhciSTFHCI-])(?:^|(?<=[.!?]\s)|(?<=\n))[ \t>*#-]*" + CONCLUSION_OPENERS,
     re.IGNORECASE,
 )
 #: What ends a sentence, and the math delimiters a sentence end inside math must not count.
