@@ -4,7 +4,7 @@ import pytest
 from support.data import r1_reasonings
 
 from lm_eval_thinkbench.locate.asked import name_key
-from lm_eval_thinkbench.locate.claims import read
+from lm_eval_thinkbench.locate.claims import pending_operation, read
 from lm_eval_thinkbench.locate.commit import as_column
 from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import Grader
@@ -3085,3 +3085,112 @@ def test_alternative_lines_list_roots(grader, lines, step):
 def test_a_derivations_lines_are_no_alternatives():
     text = "$d = \\sqrt{0.5625 + 1.0}$\n$d = \\sqrt{1.5625}$\n$d = 1.25$"
     assert all("list" not in c.flags for c in read(text).claims)
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a formula in the gold's variables, written each as often as in the gold, is a result
+        # though it needs more numbers (held-out 39, Sky-T1 on Minerva: "x_p(t) = \frac{1}{4}
+        # \cos(2t) + \frac{1}{4} \sin(2t)" for "\frac{\cos(2t)+\sin(2t)}{4}" was not located)
+        ("\\[ x_p(t) = \\frac{1}{4} \\cos(2t) + \\frac{1}{4} \\sin(2t) \\]", 1),
+        # twin: a variable still to cancel is a computation still to be done
+        ("\\[ x_p(t) = \\frac{t}{4t} \\cos(2t) + \\frac{1}{4} \\sin(2t) \\]", None),
+    ],
+)
+def test_a_formula_in_the_golds_variables_is_a_result(grader, said, step):
+    reasoning = "So A = B = 1/4.\n\n" + said + "\n\nLet me check this."
+    problem = (
+        "Find a particular solution $x_p(t)$ of $\\ddot{x}+4 x=\\cos (2 t)+\\sin(2t)$ ... "
+        "What is the particular solution?"
+    )
+    gold = "\\frac{\\cos(2t)+\\sin(2t)}{4}"
+    assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("gold", "step"),
+    [
+        # a gold written without spaces glues a Greek letter to the next variable (Minerva's
+        # "\sqrt{4\piG\rho_{0}r_{0}^{2}}"): read apart, it has the trace's variables
+        ("\\sqrt{4\\piG\\rho_{0}r_{0}^{2}}", 1),
+        # twin: a gold with fewer variables than the trace's value
+        ("\\sqrt{4\\pi\\rho_{0}}", None),
+    ],
+)
+def test_a_gold_without_spaces_has_its_variables(grader, gold, step):
+    reasoning = (
+        "The mass is M(r) = 4 pi rho_0 r_0^2 r.\n\n"
+        "\\[ v(r) = \\sqrt{4\\pi G \\rho_{0} r_{0}^{2}}. \\]\n\nSo the curve is flat."
+    )
+    problem = "Compute the rotation curve of the Galaxy, i.e., find $v(r)$ for circular orbits."
+    assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("noun", "step"),
+    [
+        # "an integrating factor" asks no factoring: the solution is no rewritten formula
+        # that only the gold's form may show (held-out 39, Sky-T1 on Minerva)
+        ("Note that $u(t)$ is an integrating factor.", 1),
+        # twin: "Factor ..." asks for the gold's form, which the step does not have
+        ("Factor the result.", None),
+    ],
+)
+def test_factor_as_a_noun_asks_no_rewriting(grader, noun, step):
+    reasoning = (
+        "Dividing both sides by e^(2x):\n\ny = (1/2)x - 1/4 + c e^(-2x).\n\n"
+        "So, the general solution is y = (1/2)x - 1/4 + c e^(-2x)."
+    )
+    problem = "Find the general solution of $y^{\\prime}=x-2 y$ analytically. " + noun
+    assert _first(reasoning, "x/2-1/4+ce^{-2x}", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("chain", "step"),
+    [
+        # the question's operation applied to the value just found is the asked result (held-out
+        # 12 and 34: "What is the result when the greatest common factor of 6432 and 132 is
+        # increased by 11?", "the GCF of 6432 and 132 is 12" then "12 + 11 = 23")
+        ("12 + 11 = 23", 1),
+        # twin: another operation gives no result of the question's
+        ("11 + 12 = 23", None),
+    ],
+)
+def test_the_asked_operation_applied_to_a_named_value(grader, chain, step):
+    reasoning = "So, the GCF of 6432 and 132 is 12.\n\n" + chain + "\n\nHmm, let me double-check."
+    problem = (
+        "What is the result when the greatest common factor of 6432 and 132 is increased by 11?"
+    )
+    assert _first(reasoning, "23", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("name", "step"),
+    [
+        # "the sum of the lengths of all edges" is no length the question asks for: "4(a + b +
+        # c) = 13" after it restates a given (held-out 15 and 39, the AMC box problem)
+        ("the sum of the lengths of all edges", None),
+        # twin: the asked length itself
+        ("the length of the diagonal", 1),
+    ],
+)
+def test_a_sum_of_lengths_is_no_length(grader, name, step):
+    reasoning = f"So, {name} is 4(a + b + c).\n\n4(a + b + c) = 13\n\nNext, the areas."
+    problem = (
+        "A box has edge lengths $a$, $b$, $c$. The sum of the lengths of all $12$ edges is "
+        "$13$. Find the length of the longest interior diagonal of the box."
+    )
+    assert _first(reasoning, "13", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("value", "pending"),
+    [
+        ("1 + \\frac{r}{r_0}", False),  # a fraction of letters is no number still to add
+        ("2 + \\frac{1}{2}", True),
+        ("2 + \\frac{\\sqrt{3}}{2}", True),
+    ],
+)
+def test_a_fraction_of_letters_is_no_pending_number(value, pending):
+    assert pending_operation(value) is pending

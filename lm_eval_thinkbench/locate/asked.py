@@ -367,10 +367,13 @@ class Asked:
             # "greatest" of a greatest common divisor)
             return any(asked & way and "common" not in asked for asked in self.words)
         head = head_word(name) if self.words else None  # (read only when it can decide)
+        # "the sum of the lengths of all edges" is no length: what it adds up must be asked
+        total = _AGGREGATE_OF.match(name)
         return head is not None and any(
             head in asked
             and asked & _ORDINALS <= specific
             and not _opposite_extremes(specific, asked)
+            and (total is None or total[1].lower() in asked)
             for asked in self.words
         )
 
@@ -403,6 +406,10 @@ class Asked:
             _part_of(v, key) or (v in key and re.search(rf"\d{re.escape(v)}(?!\w)", key))
             for v in variables
         )
+
+
+#: A name that opens with an aggregate of what follows ("the sum of the lengths ...").
+_AGGREGATE_OF = re.compile(r"(?i)\s*(?:the\s+)?(sum|product|average|total)\s+of\s")
 
 
 @lru_cache(maxsize=_MEMO)
@@ -604,7 +611,7 @@ _EMPHASIS = re.compile(r"\\(?:textbf|textit|emph)\s*\{(?P<word>[A-Za-z ]+)\}")
 #: What joins formulas that are asked together ("$a$, $b$ and $c$"), unlike "$f(x)$ for $x$".
 _LISTED = re.compile(r"(?i)^\s*(?:,|and|,\s*and)?\s*$")
 _SOLVE_FOR = re.compile(
-    r"(?i)\bsolve\b[^.?]*?\bfor\s+(?:\$(?P<var>[A-Za-z](?:_\{?\w+\}?)?)\$|\\\((?P=var)\\\))".replace(
+    r"(?i)\bsolv(?:e|ing)\b[^.?]*?\bfor\s+(?:\$(?P<var>[A-Za-z](?:_\{?\w+\}?)?)\$|\\\((?P=var)\\\))".replace(
         "(?P=var)", "[A-Za-z]"
     )
 )
@@ -951,9 +958,11 @@ def _question_sentences(problem: str) -> list[str]:
 #: base 5", "Write the expression ... as a single fraction", "Rewrite the function $f(t) =
 #: \cos(2t) + \sin(2t)$ in the form $A \cos(\omega t - \phi)$"): every step of the rewriting
 #: equals the gold, so only the gold's form counts. "Express your answer as ..." only says
-#: how to write an answer that is computed.
+#: how to write an answer that is computed; "factor" as a noun ("an integrating factor")
+#: asks no rewriting.
 _FORM_TASK = re.compile(
-    r"(?i)\b(?:simplify|rationalize|expand|factor)\b|rational\s+denominator"
+    r"(?i)\b(?:simplify|rationalize|expand|(?<!integrating\s)(?<!common\s)(?<!an\s)(?<!a\s)"
+    r"(?<!the\s)(?<!scale\s)(?<!prime\s)factor)\b|rational\s+denominator"
     r"|\b(?:express|write|rewrite|convert)\s+"
     r"(?:the\s+(?:expression|number|fraction|function|formula|polynomial)\s+)?(?=\$|\\\(|\\\[)"
 )

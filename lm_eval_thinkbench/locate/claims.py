@@ -1300,9 +1300,10 @@ _VARIABLE = re.compile(
 )
 #: A number, an operator, and a number: a computation still to be done (``-3 + 2``,
 #: ``50 \\times \\frac{11}{4}``, ``7! * 2!``, ``180^\\circ - 104^\\circ``), or a factorial
-#: (``7!``), not a result.
+#: (``7!``), not a result; a fraction of letters is no number (``1 + \\frac{r}{r_0}``).
 _PENDING = re.compile(
-    r"(?:\d|\}|!|\\circ|°)\s*(?:[-+*×·÷]|\\times|\\cdot|\\div)\s*(?:\(?\s*-?\d|\\[dt]?frac|\\sqrt)"
+    r"(?:\d|\}|!|\\circ|°)\s*(?:[-+*×·÷]|\\times|\\cdot|\\div)\s*"
+    r"(?:\(?\s*-?\d|\\[dt]?frac\s*(?:\d|\{\s*-?(?:\d|\\sqrt))|\\sqrt)"
     r"|\d\s*!"
 )
 

@@ -237,13 +237,18 @@ class _Operation:
 
     symbol: str
     words: frozenset[str]
+    #: The number the question applies the operation with ("... is increased by 11": ``11``),
+    #: when it names one quantity and a number, not two quantities.
+    operand: str | None = None
 
 
 _ASKED_OPERATION = re.compile(
     r"(?i)\bthe\s+(?:positive\s+)?(difference|sum|product|quotient|ratio)\s+(?:between|of)\s"
+    r"|\bis\s+(increased|decreased|multiplied|divided)\s+by\s+\$?(\d+)\$?\s*\?"
 )
 _OPERATION_SYMBOLS = {"difference": "-", "sum": "+", "product": "*", "quotient": "/"}
-_OPERATION_SYMBOLS["ratio"] = "/"
+_OPERATION_SYMBOLS |= {"ratio": "/", "increased": "+", "decreased": "-", "multiplied": "*"}
+_OPERATION_SYMBOLS["divided"] = "/"
 #: A chain of two numbers and an operation (``8-4``, as a name's key).
 _BINARY = re.compile(r"(-?\d+(?:\.\d+)?)([-+*/×])(\(?-?\d+(?:\.\d+)?\)?)")
 
@@ -253,14 +258,20 @@ def _asked_operation(problem: str | None, words: frozenset[str]) -> _Operation |
     found = _ASKED_OPERATION.search(problem or "")
     if found is None or not words:
         return None
-    return _Operation(_OPERATION_SYMBOLS[found.group(1).lower()], words)
+    # a quantity may be named by its initials ("GCF" for "greatest common factor")
+    said = re.findall(r"[A-Za-z]+", (problem or "").lower())
+    initials = {"".join(w[0] for w in said[k : k + n]) for n in (3, 4) for k in range(len(said))}
+    symbol = _OPERATION_SYMBOLS[(found[1] or found[2]).lower()]
+    return _Operation(symbol, words | initials, found[3])
 
 
 def _combines(candidates: Sequence[_Candidate], i: int, operation: _Operation) -> bool:
     """Whether the unnamed chain ``candidates[i]`` applies the asked operation to the values
     just stated for two quantities named in the question's words ("the positive square root
-    of 64 is 8", "the cube root of 64 is 4", then "8 minus 4 is 4"), three paragraphs back at
-    most: the computation that produces the asked quantity."""
+    of 64 is 8", "the cube root of 64 is 4", then "8 minus 4 is 4"), or to the value of one
+    and the question's number ("the GCF is 12", then "12 + 11 = 23" for "the greatest common
+    factor of 6432 and 132 is increased by 11"), three paragraphs back at most: the
+    computation that produces the asked quantity."""
     candidate = candidates[i]
     if not candidate.claim.names:
         return False
@@ -268,6 +279,10 @@ def _combines(candidates: Sequence[_Candidate], i: int, operation: _Operation) -
     if m is None or m.group(2).replace("×", "*") != operation.symbol:
         return False
     wanted = {m.group(1), m.group(3).strip("()")}
+    if operation.operand is not None:
+        if m.group(3) != operation.operand:
+            return False
+        wanted = {m.group(1)}
     named: dict[str, str] = {}  # value -> the name it was stated for
     for j in range(i - 1, -1, -1):
         c = candidates[j]
@@ -278,7 +293,7 @@ def _combines(candidates: Sequence[_Candidate], i: int, operation: _Operation) -
             words = content_words(c.claim.names[0]) - GENERIC
             if words and words <= operation.words:
                 named[key] = name_key(c.claim.names[0])
-    return len(wanted) == 2 and len(named) == 2 and len(set(named.values())) == 2
+    return len(named) == len(wanted) == len(set(named.values())) == (2 - bool(operation.operand))
 
 
 def _numeric(formula: str) -> bool:
@@ -1152,9 +1167,65 @@ def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
     value = _LEADING_NAME.sub("", value)
     if "," not in gold:  # "2,000" is one number, where the gold lists nothing
         value = _THOUSANDS.sub("", value)
-    if atoms(value) > max(gold_atoms, 1):
+    if atoms(value) > max(gold_atoms, 1) and not _simplified_formula(value, gold):
         return False
     return not (pending_operation(value) and not pending_operation(gold))
+
+
+def _simplified_formula(value: str, gold: str) -> bool:
+    """Whether ``value``, a formula in the gold's variables, is as simplified as the gold in
+    them: each variable written no more often than in the gold. A formula's other form may
+    need more numbers than the gold's (``\\frac{1}{4} \\cos(2t) + \\frac{1}{4} \\sin(2t)`` for
+    ``\\frac{\\cos(2t)+\\sin(2t)}{4}``, ``\\frac{1}{sCR + s^2 LC + 1}`` for
+    ``\\frac{1}{LCs^{2}+RCs+1}``), while a variable still to cancel
+    (``\\frac{v_0}{r} \\cdot \\frac{r}{r_0 (1 + r/r_0)^{3/2}}``) is a computation still to be
+    done. A gold with no variable (a number) keeps the count of atoms, and so does an equation,
+    which many rearrangements equal where the question asks for one form (``2x + y = 0`` is
+    no line "in the form y = mx + b")."""
+    wanted = _variables(gold) if "=" not in gold else None
+    if not wanted:
+        return False
+    written = _variables(value)
+    return all(written[v] <= wanted[v] for v in written)
+
+
+def _variables(formula: str) -> Counter[str]:
+    """Each variable of a formula and how often it is written: single letters (those of a run
+    of letters that names no function, ``ce^{-2x}``, ``LCs``) and Greek letters other than pi,
+    read apart where a gold written without spaces glues them to what follows
+    (``\\omegat``, ``\\piG``); text, environments, subscripts' digits, functions and the
+    constants e and i, each written alone, are no variables."""
+    formula = _TEXT.sub(" ", formula)
+    found: Counter[str] = Counter()
+    for command, run in _NAMES.findall(formula):
+        if command:
+            letter = next((g for g in _GREEK if command.startswith(g)), None)
+            rest = command[len(letter) :] if letter else ""
+            if letter is None or (rest and (len(rest) > 2 or command in _HYPERBOLIC)):
+                continue  # a command of its own (\\frac, \\sinh, \\phantom)
+            if letter != "pi":
+                found[letter] += 1
+            found.update(rest)
+        elif run.lower() not in _FUNCTIONS and run not in ("e", "i"):
+            found.update(run)
+    return found
+
+
+#: A LaTeX command, or a run of plain letters.
+_NAMES = re.compile(r"\\([A-Za-z]+)|(?<![A-Za-z\\])([A-Za-z]+)")
+_TEXT = re.compile(r"\\(?:text|mathrm|operatorname|begin|end)\s*\{[^{}]*\}")
+#: Greek letters (and pi, a constant), longest first where one begins another.
+_GREEK = (
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "theta", "vartheta",
+    "iota", "kappa", "lambda", "mu", "nu", "xi", "pi", "rho", "sigma", "tau", "upsilon",
+    "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Sigma",
+    "Phi", "Psi", "Omega", "eta",
+)  # fmt: skip
+_HYPERBOLIC = frozenset({"sinh", "cosh", "tanh", "coth", "sech", "csch"})
+_FUNCTIONS = frozenset(
+    {"sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh",
+     "tanh", "log", "ln", "exp", "lim", "max", "min", "gcd", "lcm", "det", "mod", "sqrt"}
+)  # fmt: skip
 
 
 #: A comma between a number's thousands (``2,000``, ``10,\\!080``).
