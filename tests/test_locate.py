@@ -3194,3 +3194,24 @@ def test_a_sum_of_lengths_is_no_length(grader, name, step):
 )
 def test_a_fraction_of_letters_is_no_pending_number(value, pending):
     assert pending_operation(value) is pending
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a root of a perfect square is still to take (held-out 34 and 39, ORZ on "9 & 2":
+        # "\frac{\sqrt{27}}{\sqrt{16}}" was taken two steps before "\frac{3\sqrt{3}}{4}")
+        ("\\[ 9 \\& 2 = \\frac{\\sqrt{27}}{\\sqrt{16}} \\]", 2),
+        # twin: an equal radical not in simplest form is the value (the dev set's sqrt(117))
+        ("\\[ 9 \\& 2 = \\frac{\\sqrt{27}}{4} \\]", 1),
+    ],
+)
+def test_a_root_of_a_perfect_square_is_still_to_take(grader, said, step):
+    reasoning = (
+        "Substituting a = 9 and b = 2:\n\n" + said + "\n\n\\[ 9 \\& 2 = \\frac{3\\sqrt{3}}{4} \\]"
+    )
+    problem = (
+        "If $a@b=\\dfrac{a^3-b^3}{a-b}$ ... What is $9 \\& 2$? Express your answer as a common "
+        "fraction in simplest radical form."
+    )
+    assert _first(reasoning, "\\frac{3\\sqrt{3}}{4}", grader, problem).step_index == step

@@ -1332,7 +1332,7 @@ def _listable(value: str) -> bool:
         pending_operation(value)
         or _VARIABLE.search(value)
         or _UNEVALUATED.search(value)
-        or _perfect_root(value)
+        or perfect_root(value)
     )
 
 
@@ -1340,7 +1340,7 @@ def _listable(value: str) -> bool:
 _ROOT = re.compile(r"\\sqrt\s*\{\s*(\d{1,12})\s*\}")
 
 
-def _perfect_root(value: str) -> bool:
+def perfect_root(value: str) -> bool:
     """Whether ``value`` takes the square root of a perfect square (``\\sqrt{225}``): a
     computation still to be done ("n = \\sqrt{225}, n = 15" gives n one value), where
     ``\\sqrt{2}`` is a result."""

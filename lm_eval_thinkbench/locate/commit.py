@@ -70,6 +70,7 @@ from lm_eval_thinkbench.locate.claims import (
     Reading,
     has_letter,
     pending_operation,
+    perfect_root,
     read,
     sentence_flags,
     sentences,
@@ -1169,6 +1170,8 @@ def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
         value = _THOUSANDS.sub("", value)
     if atoms(value) > max(gold_atoms, 1) and not _simplified_formula(value, gold):
         return False
+    if perfect_root(value) and not perfect_root(gold):
+        return False  # "\\frac{\\sqrt{27}}{\\sqrt{16}}": the root of 16 is still to take
     return not (pending_operation(value) and not pending_operation(gold))
 
 
