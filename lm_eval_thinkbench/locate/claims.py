@@ -1386,16 +1386,20 @@ def _mark_alternative_lines(text: str, claims: list[Claim]) -> None:
     the same variable a different plain number ("$x - 5 = 0 \\Rightarrow x = 5$", then "$x - 1 =
     0 \\Rightarrow x = 1$"), list the roots found; none of them is chosen yet (a derivation's
     lines, "d = \\sqrt{0.5625 + 1.0}" then "d = \\sqrt{1.5625}", give no plain numbers). Each
-    claim's line is looked at once, and only claims whose name is one letter: a linear pass."""
+    claim's line is looked at once (a line holding many claims, once for all of them), and only
+    claims whose name is one letter: a linear pass."""
     # the last such line: its end, its claim's name and value, and where that claim is
     previous: tuple[int, str, str, int] | None = None
+    math_lines: dict[int, bool] = {}  # a line's start: whether it is nothing but math
     for i, claim in enumerate(claims):
         if not claim.lhs or not _LONE_VARIABLE.fullmatch(_key(claim.lhs)):
             continue
         start = text.rfind("\n", 0, claim.start) + 1
         end = text.find("\n", claim.end)
         end = len(text) if end < 0 else end
-        if not _MATH_LINE.fullmatch(text, start, end) or not _PLAIN_NUMBER.fullmatch(claim.value):
+        if start not in math_lines:
+            math_lines[start] = _MATH_LINE.fullmatch(text, start, end) is not None
+        if not math_lines[start] or not _PLAIN_NUMBER.fullmatch(claim.value):
             previous = None
             continue
         name, value = _key(claim.lhs), _number_key(claim.value)
