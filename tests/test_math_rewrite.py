@@ -160,6 +160,33 @@ def test_words_after_a_value(gold: str, candidate: str, expected: str) -> None:
     assert ("words" in prepared.rules) is (expected != rewrite_answer(candidate).text)
 
 
+@pytest.mark.parametrize(
+    ("gold", "candidate", "expected"),
+    [
+        ("E_{1},E_{2}", "E_1, E_2", "E_{1}, E_{2}"),
+        ("x_1", "x_{1}", "x_1"),
+        (
+            r"\frac{1}{3}E_{1}+\frac{2}{3}E_{2}",
+            r"\frac{1}{3}E_1+\frac{2}{3}E_2",
+            r"\frac{1}{3}E_{1}+\frac{2}{3}E_{2}",
+        ),
+        # no subscript in the gold, or both forms; longer subscripts; text is never rewritten
+        ("5", "E_1", "E_1"),
+        ("E_{1}+x_2", "E_1+x_{2}", "E_1+x_{2}"),
+        ("a_{10}", "a_10", "a_10"),
+        ("E_{1}", r"\text{E_1}", r"\text{E_1}"),
+        (r"\text{a_1} x_{1}", "x_1", "x_{1}"),
+    ],
+)
+def test_one_character_subscripts_are_written_as_the_gold_writes_them(
+    gold: str, candidate: str, expected: str
+) -> None:
+    """``E_1`` and ``E_{1}`` are one symbol in LaTeX, two to latex2sympy (Minerva golds)."""
+    prepared = prepare_candidate(rewrite_answer(gold).text, candidate)
+    assert prepared.text == expected
+    assert ("subscript" in prepared.rules) is (expected != candidate)
+
+
 def test_non_strings_come_back_unchanged() -> None:
     assert rewrite_answer(None) == Rewrite(None)  # type: ignore[arg-type]
     assert prepare_candidate("5", 5) == Rewrite(5)  # type: ignore[arg-type]

@@ -25,7 +25,11 @@ only where the reading is not in doubt, so that no wrong answer becomes right:
   (``5 metres`` against a gold in ``\\text{ m}`` stays as it is). Words that change the
   value (``2 or more``, ``5 million``, ``3 squared``, ``2 is not a solution``) are never
   dropped, nor a first word shorter than three letters (``4 xy`` may be a product; ``5 cm``
-  and ``\\text{..}`` units are math-verify's own normalisation).
+  and ``\\text{..}`` units are math-verify's own normalisation);
+* ``subscript`` (depends on the gold): a one-character subscript is written as the gold writes
+  all of its own, braced or bare (``E_1, E_2`` against ``E_{1},E_{2}``): the two are one
+  symbol in LaTeX but two different symbols to latex2sympy, so math-verify never equates
+  them. Nothing changes when the gold has no such subscript or writes both forms.
 
 Text inside ``\\text{..}``-like groups is never rewritten (``\\text{pi}`` is a word). The plain
 ``e`` needs no rule: math-verify already reads a lone ``e`` as Euler's number (``e^2`` equals
@@ -292,16 +296,40 @@ def _strip_words(gold: str, candidate: str) -> str | None:
     return expression
 
 
+#: A one-character subscript, braced (``E_{1}``: ``braced``) or bare (``E_1``: ``bare``), or a
+#: text group, which is left as it is.
+_SUBSCRIPT_RE = re.compile(
+    rf"(?P<text>{_TEXT_GROUP})|_(?:\{{(?P<braced>[A-Za-z0-9])\}}|(?P<bare>[A-Za-z0-9]))"
+)
+
+
+def _match_subscripts(gold: str, candidate: str) -> str | None:
+    """The ``subscript`` rule: ``candidate`` with its one-character subscripts written the way
+    every one of the gold's is (braced or bare), or ``None`` when that changes nothing."""
+    forms = {m["braced"] is not None for m in _SUBSCRIPT_RE.finditer(gold) if not m["text"]}
+    if len(forms) != 1:
+        return None
+    form = "_{{{}}}" if forms.pop() else "_{}"
+
+    def written(m: re.Match[str]) -> str:
+        return m["text"] or form.format(m["braced"] or m["bare"])
+
+    text = _SUBSCRIPT_RE.sub(written, candidate)
+    return text if text != candidate else None
+
+
 def prepare_candidate(gold: str, candidate: str) -> Rewrite:
     """``candidate`` as it is checked against ``gold``: :func:`rewrite_answer`, then the
-    ``words`` rule, which reads the gold's words. ``gold`` is the gold as it is checked, that
-    is ``rewrite_answer(gold).text`` (rewritten once for all of its candidates).
+    ``subscript`` and ``words`` rules, which read the gold. ``gold`` is the gold as it is
+    checked, that is ``rewrite_answer(gold).text`` (rewritten once for all of its candidates).
 
     Non-strings come back unchanged.
     """
     rewritten = rewrite_answer(candidate)
     if not isinstance(gold, str) or not isinstance(rewritten.text, str):
         return rewritten
+    if "_" in gold and (subscripted := _match_subscripts(gold, rewritten.text)) is not None:
+        rewritten = Rewrite(subscripted, (*rewritten.rules, "subscript"))
     if not _MAY_REWRITE_RE.search(rewritten.text):
         return rewritten
     number = _strip_words(gold, rewritten.text)
