@@ -3215,3 +3215,98 @@ def test_a_root_of_a_perfect_square_is_still_to_take(grader, said, step):
         "fraction in simplest radical form."
     )
     assert _first(reasoning, "\\frac{3\\sqrt{3}}{4}", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # a fraction of whole numbers is a result for a decimal gold (held-out 41, Minerva:
+        # "A = -\frac{1}{5}" for -0.2 was no result, having more atoms than the gold)
+        ("Find $A$ so that $A \\sin (3 t)$ is a solution of $\\ddot{x}+4 x=\\sin (3 t)$.", 1),
+        # twin: the fraction the question gives to convert is no result
+        ("Let $A = -\\frac{1}{5}$. What is $A$ expressed as a decimal?", 2),
+    ],
+)
+def test_a_fraction_is_a_result_for_a_decimal_gold(grader, problem, step):
+    reasoning = "So -5A = 1.\n\n\\[ A = -\\frac{1}{5} \\]\n\nAs a decimal, A = -0.2."
+    assert _first(reasoning, "-0.2", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "gold", "step"),
+    [
+        # "is approximately 1.55 eV" states a value (held-out 41), as "≈" does
+        ("the energy of the photon is approximately 1.55 eV.", "1.55", 1),
+        ("the energy of the photon is about 1.55 eV.", "1.55", 1),
+        # twin: an approximation is no answer for an exact gold
+        ("the number of photons is approximately 155.", "155", None),
+    ],
+)
+def test_an_approximate_value_in_words(grader, said, gold, step):
+    reasoning = f"First the energy in joules.\n\nRounding, {said}\n\nLet me double-check."
+    problem = "Determine the energy of a photon in eV. How many photons are there?"
+    assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # "a total of 6 intervals" counts intervals (held-out 41 and 18, the AMC polynomial)
+        ("That's a total of 6 intervals where P(x) is positive.", 1),
+        ("So there are a total of 6 intervals where P(x) is positive.", 1),
+        # twin: six of something else
+        ("That's a total of 6 roots where P(x) is zero.", None),
+    ],
+)
+def test_a_total_of_a_count(grader, said, step):
+    reasoning = f"The signs alternate.\n\n{said}\n\nLet me double-check."
+    problem = "On how many of these intervals is $P(x)$ positive?"
+    assert _first(reasoning, "6", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # a value in markdown bold (gemma-2, held-out 41: "= 36 * 3 = **108**" read as "36 * 3")
+        ("* Volume = (1/3) * 36√3 * 3√3 = 36 * 3 = **108**", 1),
+        ("So the volume is **108**.", 1),
+        # twin: a bold heading opens no statement; the value comes later
+        ("**108. Volume of the tetrahedron**", 2),
+    ],
+)
+def test_a_value_in_bold(grader, said, step):
+    reasoning = f"The base area is 36√3.\n\n{said}\n\nTherefore the volume is 108."
+    problem = "Compute the volume of tetrahedron $ABCF$."
+    assert _first(reasoning, "108", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("said", "step"),
+    [
+        # "the product of the solutions for x" is the product's name, not x's (held-out 41)
+        ("So, the product of the solutions for x is 1.", 1),
+        # twin: "the solution for x is 1" names x, which is not asked
+        ("So, the solution for x is 1.", None),
+    ],
+)
+def test_an_aggregate_for_a_variable(grader, said, step):
+    reasoning = f"By Vieta, the product is 2023^{{1 - a - b}}.\n\n{said}\n\nLet me check."
+    problem = "What is the product of all solutions to the equation $\\log_{7x}2023 = 1$?"
+    assert _first(reasoning, "1", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("value", "result"),
+    [
+        # a number in scientific notation and its unit is one result (held-out 41, Minerva:
+        # "6 \times 10^{-3} m/s²" for 0.006)
+        ("6 \\times 10^{-3} \\text{ m/s²}", True),
+        ("5.93 \\times 10^{-3}", True),
+        # twin: an operation beside it is still to be done
+        ("2 \\times 10^{-3} + 4 \\times 10^{-3}", False),
+    ],
+)
+def test_scientific_notation_is_one_number(value, result):
+    from lm_eval_thinkbench.locate.commit import atoms, evaluated
+
+    assert evaluated(value, "0.006", atoms("0.006")) is result

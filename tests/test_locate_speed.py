@@ -45,7 +45,7 @@ _PHRASES_AS_WRITTEN = (
     r"(?![^.\n]{0,120}(?:[=:]|\bof\b)))\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
-    r"|always|currently|presently|equal\s+to)\b)*)"
+    r"|always|currently|presently|equal\s+to|approximately|roughly|about|around|nearly)\b)*)"
     r"|(?P<brk>[;:]|(?<!\d),|,(?!\d{3}(?!\d))|→|⇒|=>|->|⟹|\bwhich\s+means\b|\bmeaning\b|\bi\.e\.|\bor\b(?!\s+equal)"
     r"|\b(?:and|but|so|then|thus|hence"
     r"|therefore|because|since|if|when|whenever|where|whereas|while|unless|although|though"

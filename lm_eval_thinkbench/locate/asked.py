@@ -172,6 +172,9 @@ def head_word(name: str) -> str | None:
     "point")."""
     plain = _RELATIVE_CLAUSE.split(_MATH_OR_COMMAND.sub(" ", name), 1)[0]
     before, _, after = plain.partition(" of ")
+    # "the gravitational acceleration due to the Sun at ...": the phrase after a preposition
+    # qualifies the head before it
+    before = _QUALIFYING.split(before, 1)[0]
     for part, last in ((before, True), (after, False)):
         words = [w.lower() for w in _WORD.findall(part)]
         words = [
@@ -183,6 +186,7 @@ def head_word(name: str) -> str | None:
     return None
 
 
+_QUALIFYING = re.compile(r"(?i)\s(?:due\s+to|at)\s")
 _RELATIVE_CLAUSE = re.compile(
     r"(?i)\s(?:when|where|for\s+which|in\s+which|such\s+that|after|before"
     r"|(?:greater|less|more|fewer|larger|smaller|bigger)\s+than)\s"
@@ -657,7 +661,7 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
                 if span.start < at:
                     continue
                 between = sentence[at : span.start]
-                inner = sentence[span.inner_start : span.inner_end].strip().rstrip(".,;:")
+                inner = sentence[span.inner_start : span.inner_end].strip().rstrip(".,;:?")
                 if _EMPHASIS.fullmatch(inner):
                     continue  # "the unique $\\textbf{odd}$ integer $t$": a word, emphasised
                 between = _EMPHASIS.sub(r"\g<word>", _DELIMITERS.sub("", between))
@@ -856,7 +860,13 @@ def asked_names(
     for group in dict.fromkeys(tuple(g) for g in aliases if len(g) <= 3):
         symbols = {name_key(n) for n in group if _SYMBOL.fullmatch(name_key(n))} - free
         phrases = set()
-        if len(group) == 2 and not any(_is_math_name(n) for n in group):
+        if (
+            len(group) == 2
+            and not any(_is_math_name(n) for n in group)
+            and not any(map(_PARTICIPLE.fullmatch, group))
+        ):
+            # two names of one thing ("the units digit of s(2023)" is "the units digit of 8 -
+            # 3"), not a name and a participle ("The first few rows are given")
             # "the " opens a name's noun phrase just when it opens the name (no phrase end
             # falls inside it), so only those names are cut
             phrases = {
@@ -876,6 +886,8 @@ def asked_names(
 
 
 _THE = re.compile(r"(?i)the\s")
+#: A participle standing alone for a name ("given", "shown", "known"): a verb, no name.
+_PARTICIPLE = re.compile(r"(?i)\s*[a-z]+(?:ed|en|wn)\s*")
 
 
 #: A noun phrase and the symbol the model gives it ("the angle θ between two vectors", "the

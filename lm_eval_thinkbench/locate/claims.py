@@ -206,7 +206,7 @@ _PROSE_PHRASES = (
     r"|\b" + _by_first_letter(_LINK_WORDS) + r"\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
-    r"|always|currently|presently|equal\s+to)\b)*)"
+    r"|always|currently|presently|equal\s+to|approximately|roughly|about|around|nearly)\b)*)"
     r"|(?P<brk>[;:]|(?<!\d),|,(?!\d{3}(?!\d))|→|⇒|=>|->|⟹|\b" + _by_first_letter(_BREAK_WORDS) + ")"
 )
 _PROSE_PLAIN = re.compile(_PROSE_PHRASES, re.IGNORECASE)
@@ -403,6 +403,8 @@ def read(
     text = without_code(text)
     if "*" in text:  # "*N = 11*": a line of math in markdown emphasis, read without the stars
         text = _EMPHASIZED_LINE.sub(lambda m: m[1] + " " * len(m[2]) + m[3] + " " * len(m[4]), text)
+        if "**" in text:  # "= 36 * 3 = **108**": a value in bold, read without the stars
+            text = _BOLD.sub(_unbold, text)
     spans = math_spans(text)
     cut = _sentences(text, spans)
     state = _State(joins=joins, words=words, folded=_folded(text))
@@ -625,6 +627,21 @@ def _remainders(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) 
 #: looked for ahead and the content read greedily, in linear time: a line of a hundred
 #: thousand "= " after a star took a minute with the two lazy runs around the "=".
 _EMPHASIZED_LINE = re.compile(r"(?m)^([ \t]*)(\*{1,2})(?=[^*\n]*=)([^*\n]*)(\*{1,2})(?=[ \t]*$)")
+#: A short span in markdown bold on one line (``**108**``; not ``2**3``, a power in code).
+_BOLD = re.compile(r"(?<![\w*])\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*(?![\w*])")
+
+
+def _unbold(m: re.Match[str]) -> str:
+    """A bold span without its stars, unless it opens its line (a heading, "**3. Multiply:**",
+    which with its stars is no item of a numbered list); the line's start is looked for in
+    the 40 characters before, so each span costs the same however long its line."""
+    line = m.string[max(0, m.start() - 40) : m.start()].rpartition("\n")
+    if (line[1] or m.start() <= 40) and _LINE_LEAD.fullmatch(line[2]):
+        return m[0]
+    return "  " + m[1] + "  "
+
+
+_LINE_LEAD = re.compile(r"[ \t]*(?:[*+#>-][ \t]*)*(?:\d+[.)][ \t]*)?")
 #: A code fence: three backticks and the language, if any, to the end of the line.
 _FENCE = re.compile(r"```[^\n`]*")
 #: What marks a fenced block without a language as code: a statement keyword opening a line,
@@ -776,9 +793,14 @@ def _link_kind(link: str) -> str:
     """What a prose link says: "eq", "equiv", "approx", "hedge" ("could be") or "is"
     (memoised: a trace writes a few dozen links thousands of times)."""
     word = " ".join(link.lower().split())
-    return (
-        "hedge" if _HEDGES.match(word) else {"=": "eq", "≡": "equiv", "≈": "approx"}.get(word, "is")
-    )
+    if _HEDGES.match(word):
+        return "hedge"
+    if _ROUGHLY.search(word):
+        return "approx"  # "is approximately 1.55", as "≈"
+    return {"=": "eq", "≡": "equiv", "≈": "approx"}.get(word, "is")
+
+
+_ROUGHLY = re.compile(r"\b(?:approximately|roughly|about|around|nearly)\b")
 
 
 def _prose_matches(
@@ -1940,6 +1962,8 @@ def _value(
             text, term.pieces[1][1], term.end
         ):  # the math ends the term: "the number $n$ of ways" is no value n
             start, end, is_math = term.pieces[1]
+    if not is_math and (total := _A_TOTAL_OF.match(text, start, end)):
+        start = total.end()  # "That's a total of 6 intervals where P(x) is positive."
     after = text[end : term.pieces[1][1]] if is_math and len(term.pieces) > 1 else None
     # "there is exactly one ordered pair (a, b) that ...": a count of one, of what it names
     if (
@@ -1961,6 +1985,8 @@ _TYPED = re.compile(
     r"|vector|integer|expression|pair|triple|interval|matrix|decimal|polynomial|coordinates)"
     r"(?:\s+(?=[-−(\[\d$\\√])|\s*\Z)"
 )
+#: A count's "a total of" before its number ("a total of 6 intervals": 6 intervals).
+_A_TOTAL_OF = re.compile(r"(?i)\s*(?:a|the)\s+total\s+of\s+(?=\d)")
 #: An existence stated with a count: "there is", "there exists", "there's".
 _THERE_IS = re.compile(r"(?i)\bthere(?:\s+(?:is|exists)|'s)\s+(?:(?:exactly|only|just)\s+)?$")
 _NOT_NOUN = (
@@ -2211,8 +2237,9 @@ def _subject_of(raw: str, math: bool) -> str | None:
         rest = _spoken_operators(rest)
     if not rest or _PRONOUN.match(rest):
         return None
-    if at := _AT_VARIABLE.search(rest):  # "the minimum ... will occur at x" = 15: x is 15
-        return at.group(1)
+    if (at := _AT_VARIABLE.search(rest)) and not _AGGREGATE.match(rest):
+        return at.group(1)  # "the minimum ... will occur at x" = 15: x is 15; "the product of
+        # the solutions for x is 1" is the product's
     return rest
 
 
@@ -2253,6 +2280,7 @@ _OPENING_RUN = re.compile(r"([(\[|]+)\s*$")
 #: A subject that ends in a variable after "at"/"when"/"for": the chain's "=" gives the
 #: variable's value ("the minimum value of f(x) will occur at x = 15"), not the noun's.
 _AT_VARIABLE = re.compile(r"\b(?:at|when|for|where)\s+([a-zA-Z](?:_\{?\w+\}?)?)\s*$")
+_AGGREGATE = re.compile(r"(?i)(?:the\s+)?(?:product|sum|number|count|average|mean|total)\s+of\s")
 
 
 def _name(text: str, term: _Tok) -> str | None:

@@ -617,7 +617,9 @@ def _candidates(
         result = kind == "boxed" or rewrite
         if not result:
             slack = kind in ("answer", "asked") and bool(_RADICAL.search(value))
-            result = evaluated(value, gold, gold_atoms + slack)
+            result = evaluated(value, gold, gold_atoms + slack) or (
+                gold_decimal and _fraction_for_decimal(value, problem_key)
+            )
             if not result and kind == "open":
                 continue  # no result and no opener, whether it restates the problem or not
         if kind not in ("boxed", "answer") and (
@@ -1168,11 +1170,32 @@ def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
     value = _LEADING_NAME.sub("", value)
     if "," not in gold:  # "2,000" is one number, where the gold lists nothing
         value = _THOUSANDS.sub("", value)
+    if "10^" not in gold and "\\text" not in gold:
+        # "6 \\times 10^{-3} \\text{ m/s²}" is one number and its unit, for 0.006
+        value = _TRAILING_TEXT.sub("", _SCIENTIFIC.sub(r"\1", value))
     if atoms(value) > max(gold_atoms, 1) and not _simplified_formula(value, gold):
         return False
     if perfect_root(value) and not perfect_root(gold):
         return False  # "\\frac{\\sqrt{27}}{\\sqrt{16}}": the root of 16 is still to take
     return not (pending_operation(value) and not pending_operation(gold))
+
+
+def _fraction_for_decimal(value: str, problem_key: str) -> bool:
+    """Whether ``value`` is a fraction of whole numbers, a result for a decimal gold though
+    written with more atoms (``A = -\\frac{1}{5}`` for ``-0.2``), unless the question gives
+    that fraction to convert ("What is 9/2 expressed as a decimal?")."""
+    fraction = _LEADING_NAME.sub("", value)
+    return bool(_PLAIN_FRACTION.fullmatch(fraction)) and name_key(fraction) not in problem_key
+
+
+#: A number in scientific notation (``5.93 \\times 10^{-3}``, its mantissa the group), and a
+#: unit in text after a value.
+_SCIENTIFIC = re.compile(
+    r"(?<![\d.])(\d++(?:\.\d++)?+)\s*+(?:\\times|\\cdot|×)\s*10\^\s*(?:\{\s*-?\d+\s*\}|-?\d)"
+)
+_TRAILING_TEXT = re.compile(r"(?<!\s)\s*+\\(?:text|mathrm)\s*+\{[^{}]*+\}\s*+$")
+#: A fraction of two whole numbers, maybe negative (``-\\frac{1}{5}``, ``3/8``).
+_PLAIN_FRACTION = re.compile(r"\s*-?\s*(?:\\[dt]?frac\{\d+\}\{\d+\}|\d+\s*/\s*\d+)\s*")
 
 
 def _simplified_formula(value: str, gold: str) -> bool:
