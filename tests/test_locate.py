@@ -3310,3 +3310,19 @@ def test_scientific_notation_is_one_number(value, result):
     from lm_eval_thinkbench.locate.commit import atoms, evaluated
 
     assert evaluated(value, "0.006", atoms("0.006")) is result
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        # a remark in brackets on the number before it gives that number's units digit, not the
+        # asked one's (held-out 42: "3^4 = 81 (units digit is 1)" in a table of powers)
+        ("\\( 3^4 = 81 \\) (units digit is 1)", 2),
+        # twin: the same statement made of the asked quantity
+        ("So the units digit is 1.", 1),
+    ],
+)
+def test_a_remark_in_brackets_on_a_number(grader, line, step):
+    reasoning = f"Powers of 3 cycle.\n\n{line}\n\nSo 7 + 1 - 7 = 1 is the units digit."
+    problem = "Compute the units digit of $3^{2023}+3^{20}-3^{23}$."
+    assert _first(reasoning, "1", grader, problem).step_index == step

@@ -1900,6 +1900,7 @@ def _add(
                 flags
                 | ({"boxed"} if boxed else set())
                 | ({"hypothesis"} if first and _TRIED.match(first) else set())
+                | ({"intermediate"} if any(map(_REMARK_OPENED.search, names)) else set())
             ),
             sentence=sentence,
             prev=_name(text, terms[-2]) if len(terms) > 1 else None,
@@ -1907,6 +1908,9 @@ def _add(
     )
 
 
+#: A name that ends inside a remark in brackets on the value before it ("3^4 = 81 (units digit
+#: is 1)": the units digit of 81, not yet of what is asked).
+_REMARK_OPENED = re.compile(r"\d\s*+\(\s*+[A-Za-z][A-Za-z ]*+$")
 #: A variable the sentence sets to a value to try it ("But now, setting \(k = 1\), I have:",
 #: "taking x = 2"): a hypothesis, whatever the value.
 _TRIED = re.compile(

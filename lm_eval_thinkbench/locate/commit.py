@@ -618,7 +618,11 @@ def _candidates(
         if not result:
             slack = kind in ("answer", "asked") and bool(_RADICAL.search(value))
             result = evaluated(value, gold, gold_atoms + slack) or (
-                gold_decimal and _fraction_for_decimal(value, problem_key)
+                # named as what is asked: "A = -\\frac{1}{5}", not "The fraction 80/64
+                # reduces to 20/16" for 1.25
+                gold_decimal
+                and kind in ("answer", "asked")
+                and _fraction_for_decimal(value, problem_key)
             )
             if not result and kind == "open":
                 continue  # no result and no opener, whether it restates the problem or not
