@@ -270,3 +270,19 @@ def test_hostile_input_is_linear_and_never_raises(text: str) -> None:
 
     quarter = min(seconds(text[: len(text) // 4]) for _ in range(2))
     assert seconds(text) < 8 * quarter + 0.5
+
+
+@pytest.mark.parametrize("text", ["_1" * 500_000, "_{" * 300_000, "_{1}" * 250_000])
+@pytest.mark.slow
+def test_subscripts_are_linear_and_never_raise(text: str) -> None:
+    """The ``subscript`` rule on a megabyte of subscripts, against a gold that has one: four
+    times the input takes about four times as long."""
+
+    def seconds(value: str) -> float:
+        start = time.perf_counter()
+        rewritten = prepare_candidate("E_{1}", value)
+        assert isinstance(rewritten.text, str)
+        return time.perf_counter() - start
+
+    quarter = min(seconds(text[: len(text) // 4]) for _ in range(2))
+    assert seconds(text) < 8 * quarter + 0.5
