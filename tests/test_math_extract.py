@@ -102,6 +102,16 @@ EXTRACTIONS = [
     ("and so x is 4", None, "none"),  # "so" mid-sentence opens no conclusion
     ("The answer is 5. So x is 3.", "5", "answer_phrase"),
     (r"So x is 3. \boxed{4}", "4", "boxed"),
+    # a value in bold after "=" or ":" when nothing is boxed (real: gemma-2-27b-it on AMC and
+    # Minerva, "m + n = 25 + 169 = **194**"), before the last math span; a bold heading, a bold
+    # word or a step that the working goes on from gives none
+    ("m + n = 25 + 169 = **194**", "194", "bold"),
+    ("Then $z = 0.033$, so\n\nv/c = z = **0.033**", "0.033", "bold"),
+    ("The value is: **$\\frac{1}{2}$**.", "\\frac{1}{2}", "bold"),
+    ("* *f(0)* = **0**.\n\n**3. Calculate f(6)**\n\n* Since 6 > 3", None, "none"),
+    ("the winner is: **Evelyn**", None, "none"),
+    ("x = 2**3", None, "none"),
+    ("3. **Calculate:** λ = c / v = 2.78 m ≈ **2.78 m**", "2.78 m", "bold"),
     # the last math span
     ("we get $x$ and then $y=2$ so", "y=2", "last_math"),
     (r"hence \[ \frac{3}{4} \] holds", r"\frac{3}{4}", "last_math"),

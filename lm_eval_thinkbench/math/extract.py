@@ -311,6 +311,27 @@ def _last_conclusion(text: str) -> str | None:
     return found[0]
 
 
+#: A value in markdown bold after "=", "≈", "≡", ":" or "is" ("m + n = 25 + 169 = **194**",
+#: "v/c = z = **0.033**"): how models that write markdown (gemma-2) state a result they do not
+#: box. Bounded, so a scan stays linear.
+_BOLD_VALUE_RE = re.compile(r"(?:[=≈≡:]|\bis)[ \t]*\*\*(?P<value>[^*\s][^*\n]{0,79}?)(?<=\S)\*\*")
+#: What a value holds and a heading ("**Conclusion**") does not: a digit or a LaTeX command.
+_VALUE_MARK_RE = re.compile(r"[\d\\√π∞]")
+
+
+def _last_bold(text: str) -> str | None:
+    """The last value in bold (:data:`_BOLD_VALUE_RE`) that holds a digit or a command and
+    after which the working does not go on to a further step (as for :func:`_last_conclusion`),
+    or ``None``."""
+    last = deque(_BOLD_VALUE_RE.finditer(text), maxlen=1)
+    if not last:
+        return None
+    value = strip_answer(last[0].group("value"))
+    if not _VALUE_MARK_RE.search(value) or _NEXT_STEP_RE.search(text, last[0].end()):
+        return None
+    return value
+
+
 def _last_math(text: str) -> str | None:
     """The content of the last closed math span (inline ``$..$``/``\\(..\\)`` or display).
 
@@ -345,8 +366,10 @@ def extract_final_answer(text: str) -> Extraction:
     4. ``conclusion``: the value of the last sentence opening with So / Thus / Therefore /
        Hence / Finally / In conclusion, read after its last "is" or "=" ("So the number of
        apples is 5." gives ``5``): an answer stated in words;
-    5. ``last_math``: the last closed ``$..$``, ``\\(..\\)``, ``$$..$$`` or ``\\[..\\]``;
-    6. ``none``: nothing found (``value`` is ``None``).
+    5. ``bold``: the last value in markdown bold after "=", ":" or "is" ("m + n = 25 + 169 =
+       **194**"), holding a digit or a command: a result stated without a box;
+    6. ``last_math``: the last closed ``$..$``, ``\\(..\\)``, ``$$..$$`` or ``\\[..\\]``;
+    7. ``none``: nothing found (``value`` is ``None``).
 
     Phrase values are read to the end of their line or sentence, with ``$`` and a trailing
     period stripped (:func:`strip_answer`). Non-string input yields ``none``.
@@ -366,6 +389,9 @@ def extract_final_answer(text: str) -> Extraction:
     conclusion = _last_conclusion(text)
     if conclusion is not None:
         return Extraction(conclusion, "conclusion")
+    bold = _last_bold(text)
+    if bold is not None:
+        return Extraction(bold, "bold")
     math = _last_math(text)
     if math is not None:
         return Extraction(math, "last_math")
