@@ -201,12 +201,15 @@ _BREAK_WORDS = (
 #: A "which" link is tried after a comma, after a space and as a word apart, each where the
 #: phrases that start with the same character are (``tests/test_locate_speed.py`` compares
 #: this with the pattern first written, with one "which" link and each word by itself).
+#: Adverbs that make a link an approximation ("is approximately 1.55"), read by
+#: :func:`_link_kind`.
+_ROUGHLY_WORDS = r"approximately|roughly|about|around|nearly"
 _PROSE_PHRASES = (
     r"(?P<link>(?:,\s*(?:\b" + _WHICH_LINK + r"\b|i\.e\.,?)|\s+\b" + _WHICH_LINK + r"\b|=|≡|≈"
     r"|\b" + _by_first_letter(_LINK_WORDS) + r"\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
-    r"|always|currently|presently|equal\s+to|approximately|roughly|about|around|nearly)\b)*)"
+    r"|always|currently|presently|equal\s+to|" + _ROUGHLY_WORDS + r")\b)*)"
     r"|(?P<brk>[;:]|(?<!\d),|,(?!\d{3}(?!\d))|→|⇒|=>|->|⟹|\b" + _by_first_letter(_BREAK_WORDS) + ")"
 )
 _PROSE_PLAIN = re.compile(_PROSE_PHRASES, re.IGNORECASE)
@@ -800,7 +803,7 @@ def _link_kind(link: str) -> str:
     return {"=": "eq", "≡": "equiv", "≈": "approx"}.get(word, "is")
 
 
-_ROUGHLY = re.compile(r"\b(?:approximately|roughly|about|around|nearly)\b")
+_ROUGHLY = re.compile(rf"\b(?:{_ROUGHLY_WORDS})\b")
 
 
 def _prose_matches(
