@@ -12,9 +12,10 @@ replaces it), while the cheap parts stay in the parent:
 3. the screen (:func:`.screen.surely_different`, :func:`.screen.surely_equal`): values that
    plainly differ (most of a long trace's wrong attempts) are not equivalent, the same plain
    number written two ways (``4/3``, ``\\frac43``) is, status ``"fast"``, no IPC;
-4. an LRU cache of verdicts per (gold, candidate), keyed by normalised forms (and the
-   normalised forms of their :mod:`.rewrite` rewrites, where a rewrite changes them):
-   ``"cached"``;
+4. an LRU cache of verdicts per (gold, candidate) as written (less surrounding space):
+   ``"cached"``. Not per normalised form: normalising merges texts math-verify tells apart
+   (``12.4\\text{ eV}`` is 12.4, ``12.4 eV`` a product with e), and a verdict must not depend on
+   which of them a run happened to check first;
 5. one worker call that checks the remaining candidates in order (``.verify.first_equivalent``).
 
 Grading deadline. Deadlines count the worker's CPU time, not the wall clock, so that a verdict
@@ -76,7 +77,6 @@ import pebble
 from lm_eval_thinkbench.lifetime import collect_rarely, die_with_parent
 
 from . import parser_snapshot, verify
-from .rewrite import prepare_candidate, rewrite_answer
 from .screen import surely_different, surely_equal
 from .verify import MAX_ANSWER_CHARS, braces_balanced, normalize
 
@@ -234,20 +234,10 @@ def _answer_key(answer: object) -> str | None:
     return normalize(answer) or None
 
 
-def _cache_key(gold: str, gold_key: str, candidate: str) -> tuple[str, str]:
-    """The verdict cache's key for a candidate: the normal forms of gold and candidate, each
-    followed by the normal form of its :mod:`.rewrite` rewrite where that changes it. A check
-    reads both forms (:func:`.verify.candidate_readings`), and a rewrite can tell apart what
-    normalising merges (``3 pi`` is rewritten to ``3 \\pi``, ``\\text{3pi}`` is not; both
-    normalise to ``3pi``)."""
-    rewritten_gold = rewrite_answer(gold).text
-    prepared = prepare_candidate(rewritten_gold, candidate).text
-    candidate_key = normalize(candidate)
-    if rewritten_gold != gold:
-        gold_key += "\0" + normalize(rewritten_gold)
-    if prepared != candidate:
-        candidate_key += "\0" + normalize(prepared)
-    return gold_key, candidate_key
+def _cache_key(gold: str, candidate: str) -> tuple[str, str]:
+    """The verdict cache's key: gold and candidate as written, less surrounding space, so
+    that the cache returns only what checking that very text returned."""
+    return gold.strip(), candidate.strip()
 
 
 def _release(resources: dict[str, Any]) -> None:
@@ -319,7 +309,7 @@ class Grader:
         known = self._known(gold, gold_key, candidate)
         if known is not None:
             return known
-        tally = self._check_in_workers(gold, gold_key, [(0, candidate)], 2 * self.deadline)
+        tally = self._check_in_workers(gold, [(0, candidate)], 2 * self.deadline)
         if tally.match == 0:
             return Verdict(True, "checked")
         if tally.checked:
@@ -335,7 +325,7 @@ class Grader:
         of worker CPU (default ``2 * deadline``; wall time: see the module docstring);
         candidates not reached within it, like those that ran out of their own deadline, count
         as not equivalent, so ``index`` is the first candidate *shown* equivalent. A candidate
-        whose normalised form repeats an earlier one is not checked twice.
+        that repeats an earlier one is not checked twice.
         """
         budget = 2 * self.deadline if budget is None else max(0.0, float(budget))
         if isinstance(candidates, str):
@@ -349,11 +339,11 @@ class Grader:
         for index, candidate in enumerate(candidates):
             known = self._known(gold, gold_key, candidate)
             if known is None:
-                unknown.setdefault(_cache_key(gold, gold_key, candidate), (index, candidate))
+                unknown.setdefault(_cache_key(gold, candidate), (index, candidate))
             elif known.equivalent:
                 known_match = index
                 break
-        tally = self._check_in_workers(gold, gold_key, list(unknown.values()), budget)
+        tally = self._check_in_workers(gold, list(unknown.values()), budget)
         first = tally.match if tally.match is not None else known_match
         return FirstMatch(first, tally.timeouts, tally.checked)
 
@@ -412,17 +402,17 @@ class Grader:
             return Verdict(False, "fast")
         if surely_equal(gold, candidate):  # a final 4/3 against the gold \frac43
             return Verdict(True, "fast")
-        key = _cache_key(gold, gold_key, candidate)
+        key = _cache_key(gold, candidate)
         with self._cache_lock:
             cached = self._cache.get(key)
             if cached is not None:
                 self._cache.move_to_end(key)
         return None if cached is None else Verdict(cached, "cached")
 
-    def _remember(self, gold: str, gold_key: str, candidate: str, equivalent: bool) -> None:
+    def _remember(self, gold: str, candidate: str, equivalent: bool) -> None:
         if not self.cache_size:
             return
-        key = _cache_key(gold, gold_key, candidate)
+        key = _cache_key(gold, candidate)
         with self._cache_lock:
             self._cache[key] = equivalent
             self._cache.move_to_end(key)
@@ -432,7 +422,6 @@ class Grader:
     def _check_in_workers(
         self,
         gold: str,
-        gold_key: str,
         todo: list[tuple[int, str]],
         budget: float,
     ) -> _Tally:
@@ -454,13 +443,13 @@ class Grader:
             else:
                 decided = max(outcome.at, 0)
             for _, candidate in todo[:decided]:
-                self._remember(gold, gold_key, candidate, False)
+                self._remember(gold, candidate, False)
             tally.checked += decided
 
             if outcome.kind == "done":
                 if outcome.found is not None:
                     index, candidate = todo[outcome.found]
-                    self._remember(gold, gold_key, candidate, True)
+                    self._remember(gold, candidate, True)
                     tally.match = index
                     tally.checked += 1
                 return tally
@@ -471,7 +460,7 @@ class Grader:
                     tally.timeouts += 1
                 return tally
             if outcome.kind == "timeout":
-                self._remember(gold, gold_key, todo[decided][1], False)
+                self._remember(gold, todo[decided][1], False)
             if outcome.kind == "error":
                 tally.errors += 1
             else:
