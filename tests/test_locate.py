@@ -2329,7 +2329,7 @@ def test_a_question_adopts_the_computation_before_it(grader, problem, reasoning,
 _NINETY_NINE = (
     "To compute \\(99^2 + 99 + 1\\), I start with \\(99^2\\).\n\n"
     "Next, I add 99 to 9,801, which equals 9,900.\n\n"
-    "Finally, adding 1 to 9,900 results in 9,901."
+    "Finally, adding the last term results in 9,901."
 )
 
 
@@ -2343,6 +2343,14 @@ _NINETY_NINE = (
         # twins: a thought that goes on to compute something else, and a box of another value
         (_NINETY_NINE + "\n\nLet me check: 99 times 100 is 9,900.", "\\boxed{9901}", None),
         (_NINETY_NINE, "\\boxed{9900}", None),
+        # the trace's own words, "adding 1 to 9,900 results in 9,901", are arithmetic of
+        # numbers alone: a result for a question that asks to compute numbers, adopted or not
+        (
+            _NINETY_NINE.replace("the last term", "1 to 9,900")
+            + "\n\nLet me check: 99 times 100 is 9,900.",
+            "\\boxed{9901}",
+            2,
+        ),
     ],
 )
 def test_the_final_box_adopts_the_computation_the_thought_ended_on(grader, reasoning, answer, step):
@@ -3365,3 +3373,41 @@ def test_spoken_division_adopted_in_solar_units(grader, line, step):
     )
     problem = "Find its bolometric luminosity in units of the bolometric luminosity of the Sun."
     assert _first(reasoning, "15625", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("sentence", "names"),
+    [
+        # arithmetic in words names no quantity, only its numbers (held-out 45, GSM8K thinking
+        # of R1 distills: "$200 (goal) minus $174 (earned) equals $26", "Adding $2 to $16 gives
+        # a total of $18", "24 (invited) - 10 (couldn't attend) = 14 people")
+        ("$200 (goal) minus $174 (earned) equals $26.", ("200 - 174",)),
+        ("24 (invited) - 10 (couldn't attend) = 14 people", ("24 - 10",)),
+        ("Adding $2 to $16 gives a total of $18.", ("2 + 16",)),
+        ("Subtracting 80 from 400 gives 320.", ("400 - 80",)),
+        ("Finally, 19 + 13, resulting in 32 fish.", ("19 + 13",)),
+        # twins: a name in words keeps its brackets and words
+        ("The number of apples (red ones) is 5.", ("The number of apples (red ones)",)),
+        ("Adding the two amounts gives 18.", ("Adding the two amounts",)),
+    ],
+)
+def test_arithmetic_in_words_names_only_numbers(sentence, names):
+    assert read(sentence).claims[-1].names == names
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        # the thought's last computation, in words with remarks, is what the final box adopts
+        # (held-out 45: nothing located before)
+        ("Next, $200 (goal) minus $174 (earned) equals $26.", 1),
+        ("Next, subtracting 174 from 200, resulting in $26.", 1),
+        # twin: another quantity, named, two steps before the box is not adopted by it
+        ("Next, Tasha's share equals $26.", None),
+    ],
+)
+def test_the_final_box_adopts_arithmetic_in_words(grader, line, step):
+    reasoning = f"First, $83 + $91 = $174.\n\n{line}\n\nI think that's all."
+    problem = "Keegan and Tasha have earned $83 and $91. How much more do they need to raise $200?"
+    found = _first(reasoning, "26", grader, problem, answer="So they need \\boxed{26} dollars.")
+    assert found.step_index == step

@@ -32,13 +32,14 @@ class StringGrader:
 #: word by itself): what :data:`claims._PROSE_PHRASES` finds.
 _PHRASES_AS_WRITTEN = (
     r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
-    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|=|≡|≈"
+    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|,\s*resulting\s+in\b|=|≡|≈"
     r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals"
     r"|(?:should|would|must|will)\s+(?:(?:indeed|also|still|actually|then|therefore|thus|now|just"
     r"|really)\s+)?be|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is\s+written\s+as|is|are|was"
     r"|were|becomes|become"
     r"|simplifies\s+to|simplify\s+to|reduces\s+to|evaluates\s+to|comes\s+out\s+to|comes\s+to"
-    r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|corresponds\s+to|written\s+as"
+    r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|resulting\s+in|corresponds\s+to"
+    r"|written\s+as"
     r"|gives\s+us|gives\s+me|gives|give"
     r"|yields|makes|get|gets|got|obtain"
     r"|have(?:(?<=\bi\shave)|(?<=\bwe\shave))(?=\s+(?:[-\d($√]|\\[(\[]))"

@@ -172,7 +172,8 @@ _LINK_WORDS = (
     "are", "was", "were",
     "becomes", "become", r"totall?ing", r"for\s+a\s+total\s+of", r"simplifies\s+to",
     r"simplify\s+to", r"reduces\s+to", r"evaluates\s+to", r"comes\s+out\s+to", r"comes\s+to",
-    r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"corresponds\s+to",
+    r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"resulting\s+in",
+    r"corresponds\s+to",
     r"written\s+as",
     r"gives\s+us", r"gives\s+me",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
@@ -204,8 +205,10 @@ _BREAK_WORDS = (
 #: Adverbs that make a link an approximation ("is approximately 1.55"), read by
 #: :func:`_link_kind`.
 _ROUGHLY_WORDS = r"approximately|roughly|about|around|nearly"
+#: Links after a comma: ", which is", ", i.e.", ", resulting in".
+_AFTER_COMMA = rf"\b{_WHICH_LINK}\b|i\.e\.,?|resulting\s+in\b"
 _PROSE_PHRASES = (
-    r"(?P<link>(?:,\s*(?:\b" + _WHICH_LINK + r"\b|i\.e\.,?)|\s+\b" + _WHICH_LINK + r"\b|=|≡|≈"
+    r"(?P<link>(?:,\s*(?:" + _AFTER_COMMA + r")|\s+\b" + _WHICH_LINK + r"\b|=|≡|≈"
     r"|\b" + _by_first_letter(_LINK_WORDS) + r"\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
@@ -1584,10 +1587,8 @@ def _chain(
     for term in terms[1:]:  # a loop, not a generator: this runs for every chain of a trace
         if name := _name(text, term):
             names.append(name)
-    if header and not (names and has_letter(_PROSE_REMARK.sub("", names[0]))):
-        # "the constant terms: -4 + 18 = 14", "Total up quarks: 2 (from proton) + 2 (from
-        # neutrons) = 4", not "...: x = 6"
-        pending = pending or header
+    if header and not (names and has_letter(names[0])):
+        pending = pending or header  # "the constant terms: -4 + 18 = 14", not "...: x = 6"
     if pending:
         names.insert(0, pending)
     if not flags & {"question", "hypothesis", "condition"}:
@@ -1717,11 +1718,6 @@ def _header(text: str, clause: Sequence[_Tok], sentence_start: int) -> str | Non
         return None
     raw = _without_lead(text[clause[0].start : clause[0].end].strip())
     return _subject(text, clause[0]) if _HEADER_PHRASE.fullmatch(raw) else None
-
-
-#: A remark in words in brackets on a term of a chain ("2 (from proton) + 2 (from neutrons)"):
-#: the chain is still one of numbers.
-_PROSE_REMARK = re.compile(r"\(\s*[a-z]{2,}+(?:\s++[a-z]++)*+\s*\)")
 
 
 def _described(text: str, clause: Sequence[_Tok]) -> str | None:
@@ -2001,8 +1997,9 @@ _TYPED = re.compile(
     r"|vector|integer|expression|pair|triple|interval|matrix|decimal|polynomial|coordinates)"
     r"(?:\s+(?=[-−(\[\d$\\√])|\s*\Z)"
 )
-#: A count's "a total of" before its number ("a total of 6 intervals": 6 intervals).
-_A_TOTAL_OF = re.compile(r"(?i)\s*(?:a|the)\s+total\s+of\s+(?=\d)")
+#: A count's "a total of" before its number ("a total of 6 intervals": 6 intervals; "a total of
+#: $18").
+_A_TOTAL_OF = re.compile(r"(?i)\s*(?:a|the)\s+total\s+of\s+(?=\$?\d)")
 #: An existence stated with a count: "there is", "there exists", "there's".
 _THERE_IS = re.compile(r"(?i)\bthere(?:\s+(?:is|exists)|'s)\s+(?:(?:exactly|only|just)\s+)?$")
 _NOT_NOUN = (
@@ -2249,8 +2246,7 @@ def _subject_of(raw: str, math: bool) -> str | None:
     rest = raw[cut.end() :] if cut else raw
     rest = _clean(_DELIMITERS.sub(" ", _without_lead(rest.strip())).strip())
     rest = " ".join(rest.split())
-    if _SPOKEN.search(rest):  # "550 divided by 4", "plus 5": arithmetic, not a name
-        rest = _spoken_operators(rest)
+    rest = _arithmetic(rest)  # "550 divided by 4", "plus 5": arithmetic, not a name
     if not rest or _PRONOUN.match(rest):
         return None
     if (at := _AT_VARIABLE.search(rest)) and not _AGGREGATE.match(rest):
@@ -2317,8 +2313,41 @@ def spoken_root(name: str) -> str | None:
 def _name_of(raw: str, math: bool) -> str | None:
     if math:
         return _clean(raw) or None
-    name = " ".join(_clean(_DELIMITERS.sub(" ", raw)).split())
-    return _spoken_operators(name) if _SPOKEN.search(name) else name or None
+    return _arithmetic(" ".join(_clean(_DELIMITERS.sub(" ", raw)).split())) or None
+
+
+def _arithmetic(name: str) -> str:
+    """A prose name that is arithmetic in words, as math: operator words as symbols ("550
+    divided by 4": ``550 / 4``), a gerund's operation on two numbers ("Adding 2 to 16":
+    ``2 + 16``; "Subtracting 80 from 400": ``400 - 80``) and numbers with remarks in brackets
+    ("200 (goal) minus 174 (earned)": ``200 - 174``, "24 (invited) - 10 (couldn't attend)").
+    Such a chain names no quantity of its own: only its numbers. Any other name is kept as
+    written, its brackets too ("the number of apples (red ones)")."""
+    bare = " ".join(_PROSE_REMARK.sub(" ", name).split()) if "(" in name else name
+    if gerund := _GERUND.fullmatch(bare):
+        first, second = gerund["first"], gerund["second"]
+        operation = gerund["operation"].lower()
+        bare = {
+            "adding": f"{first} + {second}",
+            "subtracting": f"{second} - {first}" if gerund["joint"].lower() == "from" else "",
+            "multiplying": f"{first} * {second}",
+            "dividing": f"{first} / {second}",
+        }[operation] or bare
+    elif _SPOKEN.search(bare):
+        bare = _spoken_operators(bare)
+    if bare is name or not has_letter(bare):
+        return bare
+    return _spoken_operators(name) if _SPOKEN.search(name) else name
+
+
+#: A remark in words in brackets on a number of a chain: "(goal)", "(couldn't attend)".
+_PROSE_REMARK = re.compile(r"(?<=\d)\s*+\(\s*+[a-z][a-z'’]++(?:\s++[a-z'’]++)*+\s*+\)")
+#: An operation in a gerund on two numbers: "Adding 2 to 16", "Dividing 56 by 8".
+_NUMBER_WORD = r"-?\d[\d,]*+(?:\.\d+)?+"
+_GERUND = re.compile(
+    rf"(?i)(?P<operation>adding|subtracting|multiplying|dividing)\s+(?P<first>{_NUMBER_WORD})"
+    rf"\s+(?P<joint>to|from|by|and)\s+(?P<second>{_NUMBER_WORD})"
+)
 
 
 def _math_tail(text: str, term: _Tok) -> str | None:
