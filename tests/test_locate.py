@@ -3411,3 +3411,20 @@ def test_the_final_box_adopts_arithmetic_in_words(grader, line, step):
     problem = "Keegan and Tasha have earned $83 and $91. How much more do they need to raise $200?"
     found = _first(reasoning, "26", grader, problem, answer="So they need \\boxed{26} dollars.")
     assert found.step_index == step
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        # a statement with a question tag states its value (held-out 44, R1-Distill-Qwen-14B:
+        # "That means x must be 4, right?"; annotators counted every such tag in all sets)
+        ("Wait, so 10^4 is 10000. That means x must be 4, right?", 1),
+        ("That means x must be 4, is that right?", 1),
+        # twin: a question with a tag is still a question
+        ("So, is x equal to 4, right?", 2),
+    ],
+)
+def test_a_question_tag_leaves_a_statement(grader, line, step):
+    reasoning = f"So 10^x = 10000.\n\n{line}\n\nTherefore, x = 4."
+    problem = "If $10^x - 10 = 9990,$ what is $x$ equal to?"
+    assert _first(reasoning, "4", grader, problem).step_index == step

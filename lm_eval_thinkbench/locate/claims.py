@@ -1243,7 +1243,7 @@ def _sentence_flags(sentence: str) -> frozenset[str]:
     """:func:`sentence_flags` of a stripped sentence, memoised: a quarter of a trace's
     sentences are ones it wrote before ("Wait, no.", "Let me think differently.")."""
     flags: set[str] = set()
-    if sentence.endswith("?"):
+    if sentence.endswith("?") and not _tag_question(sentence):
         flags.add("question")
     folded = _folded(sentence)
     hypothesis, any_cue, cues = _SENTENCE_CUES if folded is None else _SENTENCE_CUES_FOLDED
@@ -1253,6 +1253,25 @@ def _sentence_flags(sentence: str) -> frozenset[str]:
     if any_cue.search(sentence):
         flags.update(flag for flag, cue in cues if cue.search(sentence))
     return frozenset(flags)
+
+
+def _tag_question(sentence: str) -> bool:
+    """Whether a sentence is a statement with a question tag ("That means x must be 4,
+    right?"): the model states the value and only asks for assent, so annotators count it as
+    stated; a question that the tag ends ("Is it 4, right?") is still a question."""
+    return bool(_TAG.search(sentence)) and not _ASKING.match(sentence)
+
+
+#: A question tag at the end of a sentence.
+_TAG = re.compile(
+    r"(?i),\s*(?:right|correct|yes|(?:is\s+)?(?:that|this)\s+(?:right|correct)|isn['’]t\s+it)\s*\?$"
+)
+#: A sentence that asks from its start ("So, is it 4, right?"), after discourse words.
+_ASKING = re.compile(
+    r"(?i)(?:(?:so|wait|but|and|then|hmm+|okay|ok|now|well|or)\b[\s,.]*)*"
+    r"(?:is|are|was|were|do|does|did|can|could|would|should|will|what|how|why|which|who|where"
+    r"|when|has|have|isn['’]t|aren['’]t|doesn['’]t)\b"
+)
 
 
 def _cues(
