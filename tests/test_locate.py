@@ -3428,3 +3428,26 @@ def test_a_question_tag_leaves_a_statement(grader, line, step):
     reasoning = f"So 10^x = 10000.\n\n{line}\n\nTherefore, x = 4."
     problem = "If $10^x - 10 = 9990,$ what is $x$ equal to?"
     assert _first(reasoning, "4", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("goal", "step"),
+    [
+        # a goal in the question's words, asked as a clause or a purpose, opens the chain of
+        # numbers after it (held-out 45, QwQ-32B on GSM8K: located 7 steps late)
+        ("Now, the question is asking how many apples they both picked together.", 2),
+        ("Finally, to find how many apples they both picked, I add them.", 2),
+        # twin: a goal of another quantity
+        ("Now, I need to find how many apples the farm sold.", 4),
+    ],
+)
+def test_a_goal_clause_opens_the_chain_after_it(grader, goal, step):
+    reasoning = (
+        f"Mom's apples = 20.\n\nJenna picked 20 / 2 = 10.\n\n{goal} So, 20 + 10 equals 30.\n\n"
+        "Wait, let me recheck: half of 20 is indeed 10.\n\nSo they both picked 30 apples."
+    )
+    problem = (
+        "Jenna picked half as many apples as her mom. If her mom got 20 apples, how many apples"
+        " did they both pick?"
+    )
+    assert _first(reasoning, "30", grader, problem).step_index == step

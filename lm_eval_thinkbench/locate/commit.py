@@ -891,14 +891,20 @@ _INTO = re.compile(
 #: The model saying what it computes next ("the question asks for the sum of these values",
 #: "now I need to find the total"): the goal, up to the end of its noun phrase.
 _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at once
-    r"(?i)(?=[anhlw])\b(?:asks?\s+(?:for|us\s+to\s+find)|(?:need|want|have)\s+to\s+(?:find|compute"
-    r"|calculate|determine)|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate))\s+"
+    r"(?i)(?=[anhlwit])\b(?:asks?\s+(?:for|us\s+to\s+find)|is\s+asking(?:\s+for)?"
+    r"|(?:need|want|have)\s+to\s+(?:find|compute|calculate|determine)"
+    r"|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate)"
+    # a purpose clause that opens a sentence or follows a comma: "Finally, to find the change"
+    r"|(?:(?<=[,.;:!?\n]\s)|(?<=[,.;:!?\n])|(?<![\s\S]))to\s+(?:find|determine|calculate))\s+"
     r"(?:(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,60}?)"
     r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
     r"|(?P<m3>[A-Za-z](?:\s*[-+*/^]\s*[A-Za-z0-9]){1,4}))(?=\s*(?:[.,;:?!]|$))"
 )
 #: Words too general to say which quantity a goal is ("the value", "the result").
 _WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer", "quantity"))
+#: Words of a goal that say it gathers what the question counts ("the total number of rings"
+#: for "How many times did the alarm ring in all?"), which its own words need not say.
+_AGGREGATE_GOAL_WORDS = frozenset(("total", "number", "together", "altogether", "combin", "all"))
 
 
 def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> list[_Opener]:
@@ -911,7 +917,8 @@ def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> l
         formula = m.group("m1") or m.group("m2") or m.group("m3")  # "asks for a + b."
         if formula:  # "I need to find the value of \\(6x + 5\\)": the question's formula
             named = name_key(formula) in asked.direct
-        else:
+        else:  # "how many apples they both picked together", "the total number of rings"
+            words -= _AGGREGATE_GOAL_WORDS
             named = bool(words and words <= asked.context and words - _WEAK_GOAL_WORDS)
         if named:
             at = step_index_at(paragraphs, m.start())
