@@ -32,8 +32,8 @@ class ThinkEfficiencyFilter(RecordFilter):
     (``benchmarks/harness_overhead.py --threads``). The threads take turns, so more of them
     cost no CPU; a real check takes well under a second, so the queue they make at the
     grading worker stays far inside its wall-clock backstop. Documents whose golds have the
-    same normal form (as the grader keys its
-    verdict cache: the gold as written, and without its unit as the locator grades it) are
+    same normal form (the gold as written, and without its unit as the locator grades it: a
+    coarser key than the grader's verdict cache's, so it covers every verdict they share) are
     scored in order, one after another, so every record is what it is when scored alone in
     order.
     """

@@ -162,10 +162,11 @@ def score_response(
 
 def verdict_keys(gold: str) -> frozenset[str]:
     """The golds under which scoring a response against ``gold`` reads and writes the grader's
-    verdict cache: as written, and without its unit (as the locator grades it), in the normal
-    form the cache keys by. Scoring threads that take turns (``turns.in_order``) score two
-    responses whose keys meet one after the other, in order, so that each record is what it
-    is when the responses are scored one by one."""
+    verdict cache: as written, and without its unit (as the locator grades it), in normal form,
+    which merges more than the cache's own key (the text as written) and so covers every pair
+    of responses that could share a verdict. Scoring threads that take turns
+    (``turns.in_order``) score two responses whose keys meet one after the other, in order, so
+    that each record is what it is when the responses are scored one by one."""
     return frozenset({normalize(gold), normalize(unitless(gold))})
 
 
