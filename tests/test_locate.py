@@ -3451,3 +3451,37 @@ def test_a_goal_clause_opens_the_chain_after_it(grader, goal, step):
         " did they both pick?"
     )
     assert _first(reasoning, "30", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        # a quantity the problem gives as a number of things ("15 liters of pineapple drink") is
+        # a given, restated (held-out 45: "The pineapple drink is 15 liters" taken for the asked
+        # 15 liters of water, fifteen steps early)
+        ("The pineapple drink is 15 liters, and it's three-fifths water.", 2),
+        # twin: the asked quantity, named in words no given clause has
+        ("The water in the mixture is 15 liters.", 1),
+    ],
+)
+def test_a_quantity_given_as_a_count_is_restated(grader, line, step):
+    reasoning = f"Let me list the givens.\n\n{line}\n\nSo the total water is 6 + 9 = 15 liters."
+    problem = (
+        "I add 9 liters of orange drink to 15 liters of pineapple drink that is three-fifths"
+        " water. How much water is in the mixture?"
+    )
+    assert _first(reasoning, "15", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        # a number with thousands commas is one number with its unit (held-out 45: "weighs
+        # 5,600 pounds" was read as 600 pounds)
+        ("So the tree now weighs 5,600 pounds after the termites.", "5,600"),
+        # twin: a list of two numbers
+        ("I count 3, 4 apples.", "4"),
+    ],
+)
+def test_a_mention_keeps_its_thousands(sentence, value):
+    assert read(sentence).claims[-1].value == value

@@ -1786,11 +1786,13 @@ _PLURAL_UNIT = re.compile(
     r"\s*((?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z][a-z-]{2,}(?<![s-])"
     r"\s+){0,3}[A-Za-z]{2,}s)\b"
 )
-#: A number with its unit in prose: "$10 more", "36 miles", "4 beakers". The leading lookahead
+#: A number with its unit in prose: "$10 more", "36 miles", "4 beakers", "5,600 pounds" (not
+#: "600 pounds": the digits before a thousands comma are the number's). The leading lookahead
 #: only restates that a match starts with "$", "-" or a digit: it dismisses the other positions
 #: of a term at once, before the look-behind.
 _MENTION = re.compile(
-    r"(?=[$\d-])(?<![\w.$\\^_])(?P<dollar>\$)?(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
+    r"(?=[$\d-])(?<![\w.$\\^_])(?<!\d,)(?P<dollar>\$)?"
+    r"(?P<value>-?\d{1,3}(?:,\d{3})++(?:\.\d+)?|-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
     r"\s*(?:(?P<adjective>(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)"
     r"[a-z]{3,}(?<!s))\s+(?=[A-Za-z]{2,}s\b))?"
     r"(?P<unit>[A-Za-z]{2,}s|more|fewer|less)\b(?:\s+(?P<next>[A-Za-z]{3,}))?"

@@ -1045,6 +1045,8 @@ _PROBLEM_SENTENCE = re.compile(r"[^.?!]+(?:[.?!](?!\d)|$)")
 _ASKING = re.compile(
     r"\s*(?:what|which|how|find|determine|compute|calculate|evaluate|express|simplify|solve)\b"
 )
+#: A number of things a clause gives: "15 liters", "$2 per mile" (not a digit of a longer run).
+_COUNTED = re.compile(rf"(?<![\w.,/])({_PLAIN_NUMBER.pattern})\s+(?=[a-z]{{2,}})")
 #: Where a given's clause ends inside a sentence.
 _GIVEN_BREAK = re.compile(r"[;,](?!\d)")
 #: A number a clause states as a value: "is $13$", "= 1/2", "equals 7".
@@ -1057,7 +1059,7 @@ _NAME_FILLERS = frozenset(
     (
         "a", "an", "the", "of", "all", "its", "their", "this", "that", "these", "those", "is",
         "are", "was", "were", "to", "in", "on", "for", "and", "with", "by", "from", "we",
-        "have", "has", "given", "total",
+        "have", "has", "given", "total", "number",
     )
 )  # fmt: skip
 _WORD = re.compile(r"[a-z]+|\d+")
@@ -1066,8 +1068,9 @@ _WORD = re.compile(r"[a-z]+|\d+")
 @lru_cache(maxsize=256)
 def _givens(problem: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
     """The clauses of the problem's givens (not of its question), each as its words and the
-    plain numbers it states as a value ("is $13$", "= \\frac{11}{2}": ``13``, ``11/2``);
-    memoised per problem (read per claim)."""
+    plain numbers it states as a value ("is $13$", "= \\frac{11}{2}": ``13``, ``11/2``) or as
+    a quantity of something ("15 liters of pineapple drink": ``15``); memoised per problem
+    (read per claim)."""
     text = _LATEX_FRACTION.sub(r"\1/\2", _DOLLAR.sub(" ", problem))
     text = _COMMAND.sub(" ", text).lower()
     out = []
@@ -1075,7 +1078,7 @@ def _givens(problem: str) -> tuple[tuple[frozenset[str], frozenset[str]], ...]:
         if sentence.rstrip().endswith("?") or _ASKING.match(sentence):
             continue  # what is asked is no given
         for clause in _GIVEN_BREAK.split(sentence):
-            numbers = frozenset(_STATED.findall(clause))
+            numbers = frozenset(_STATED.findall(clause) + _COUNTED.findall(clause))
             if numbers:
                 out.append((frozenset(_WORD.findall(clause)), numbers))
     return tuple(out)
