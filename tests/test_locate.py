@@ -3485,3 +3485,31 @@ def test_a_quantity_given_as_a_count_is_restated(grader, line, step):
 )
 def test_a_mention_keeps_its_thousands(sentence, value):
     assert read(sentence).claims[-1].value == value
+
+
+@pytest.mark.parametrize(
+    ("goal", "step"),
+    [
+        # a goal of many words still opens the chain after it (held-out 44, R1-Distill-Qwen-14B:
+        # "the question asks for the sum of the original number and the number with its digits
+        # reversed. So, that would be 85 + 58.", then "85 + 58 = 143")
+        (
+            "Now, the question asks for the sum of the original number and the number with its"
+            " digits reversed.",
+            1,
+        ),
+        # twin: a goal of another quantity
+        ("Now, I want to find the difference of the two numbers for a check.", 3),
+    ],
+)
+def test_a_long_goal_opens_the_chain_after_it(grader, goal, step):
+    reasoning = (
+        f"So the original number is 85 and its reversal is 58.\n\n{goal} 85 + 58 = 143\n\n"
+        "Let me add again: 80 + 50 = 130 and 5 + 8 = 13.\n\nSo the sum is 143."
+    )
+    problem = (
+        "The sum of the digits of a two-digit number is $13.$ The difference between the number"
+        " and the number with its digits reversed is $27.$ What is the sum of the original"
+        " number and the number with its digits reversed?"
+    )
+    assert _first(reasoning, "143", grader, problem).step_index == step

@@ -896,7 +896,7 @@ _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at
     r"|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate)"
     # a purpose clause that opens a sentence or follows a comma: "Finally, to find the change"
     r"|(?:(?<=[,.;:!?\n]\s)|(?<=[,.;:!?\n])|(?<![\s\S]))to\s+(?:find|determine|calculate))\s+"
-    r"(?:(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,60}?)"
+    r"(?:(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,90}?)"
     r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
     r"|(?P<m3>[A-Za-z](?:\s*[-+*/^]\s*[A-Za-z0-9]){1,4}))(?=\s*(?:[.,;:?!]|$))"
 )
