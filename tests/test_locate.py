@@ -3513,3 +3513,26 @@ def test_a_long_goal_opens_the_chain_after_it(grader, goal, step):
         " number and the number with its digits reversed?"
     )
     assert _first(reasoning, "143", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        # "the problem asks for X, that would be V" names X (held-out 44: "Since the problem
+        # asks for the smallest possible angle between the vectors, that would be 30°, right?")
+        (
+            "Since the problem asks for the smallest possible angle between the vectors, that"
+            " would be 30°, right?",
+            1,
+        ),
+        # twin: what the problem asks for is not what the value is of
+        ("Since the problem gives the angle between the axes, that would be 30°.", 3),
+    ],
+)
+def test_what_the_problem_asks_for_names_the_value(grader, line, step):
+    reasoning = (
+        f"So sin θ is 1/2, and θ is 30° or 150°.\n\n{line}\n\nLet me check: sin 150° = 1/2."
+        "\n\nSo the smallest possible angle is 30 degrees."
+    )
+    problem = "Find the smallest possible angle between $\\mathbf{a}$ and $\\mathbf{b}$ in degrees."
+    assert _first(reasoning, "30^\\circ", grader, problem).step_index == step

@@ -2268,12 +2268,20 @@ def _subject_of(raw: str, math: bool) -> str | None:
     rest = _clean(_DELIMITERS.sub(" ", _without_lead(rest.strip())).strip())
     rest = " ".join(rest.split())
     rest = _arithmetic(rest)  # "550 divided by 4", "plus 5": arithmetic, not a name
+    if asks := _ASKS_FOR.match(rest):  # "the question asks for a + b, which is 4"
+        rest = rest[asks.end() :]
     if not rest or _PRONOUN.match(rest):
         return None
     if (at := _AT_VARIABLE.search(rest)) and not _AGGREGATE.match(rest):
         return at.group(1)  # "the minimum ... will occur at x" = 15: x is 15; "the product of
         # the solutions for x is 1" is the product's
     return rest
+
+
+#: The question said to ask for what follows: "the problem asks for", "the question wants".
+_ASKS_FOR = re.compile(
+    r"(?i)the\s+(?:problem|question)\s+(?:asks|is\s+asking|wants)\s+(?:for\s+|us\s+to\s+find\s+)?"
+)
 
 
 def _without_lead(raw: str) -> str:
@@ -2334,7 +2342,10 @@ def spoken_root(name: str) -> str | None:
 def _name_of(raw: str, math: bool) -> str | None:
     if math:
         return _clean(raw) or None
-    return _arithmetic(" ".join(_clean(_DELIMITERS.sub(" ", raw)).split())) or None
+    name = " ".join(_clean(_DELIMITERS.sub(" ", raw)).split())
+    if asks := _ASKS_FOR.match(name):  # "Since the problem asks for the smallest angle, that
+        name = name[asks.end() :]  # would be 30°": the smallest angle is 30°
+    return _arithmetic(name) or None
 
 
 def _arithmetic(name: str) -> str:
