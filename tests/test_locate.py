@@ -3386,6 +3386,7 @@ def test_spoken_division_adopted_in_solar_units(grader, line, step):
         ("Adding $2 to $16 gives a total of $18.", ("2 + 16",)),
         ("Subtracting 80 from 400 gives 320.", ("400 - 80",)),
         ("Finally, 19 + 13, resulting in 32 fish.", ("19 + 13",)),
+        ("$40.00 minus $20.00 equals a net profit of $20.00.", ("40.00 - 20.00",)),
         # twins: a name in words keeps its brackets and words
         ("The number of apples (red ones) is 5.", ("The number of apples (red ones)",)),
         ("Adding the two amounts gives 18.", ("Adding the two amounts",)),
@@ -3536,3 +3537,18 @@ def test_what_the_problem_asks_for_names_the_value(grader, line, step):
     )
     problem = "Find the smallest possible angle between $\\mathbf{a}$ and $\\mathbf{b}$ in degrees."
     assert _first(reasoning, "30^\\circ", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value"),
+    [
+        # an amount's kind before its number is no part of the value (held-out 45)
+        ("$40.00 minus $20.00 equals a net profit of $20.00.", "20.00"),
+        ("So 12 + 6 gives a total of $18.", "18"),
+        # twin: "the sum of" names a computation, no value
+        ("So x equals the sum of 3 and 5.", None),
+    ],
+)
+def test_an_amounts_kind_before_its_number(sentence, value):
+    claims = read(sentence).claims
+    assert (claims[-1].value if claims else None) == value

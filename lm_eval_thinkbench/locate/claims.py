@@ -2019,8 +2019,11 @@ _TYPED = re.compile(
     r"(?:\s+(?=[-−(\[\d$\\√])|\s*\Z)"
 )
 #: A count's "a total of" before its number ("a total of 6 intervals": 6 intervals; "a total of
-#: $18").
-_A_TOTAL_OF = re.compile(r"(?i)\s*(?:a|the)\s+total\s+of\s+(?=\$?\d)")
+#: $18"), and an amount's kind before it ("equals a net profit of $20.00").
+_A_TOTAL_OF = re.compile(
+    r"(?i)\s*(?:(?:a|the)\s+total|a\s+(?:(?:net|gross|final|combined)\s+)?"
+    r"(?:profit|loss|cost|amount|difference|change|balance|saving|gain|price)s?)\s+of\s+(?=\$?\d)"
+)
 #: An existence stated with a count: "there is", "there exists", "there's".
 _THERE_IS = re.compile(r"(?i)\bthere(?:\s+(?:is|exists)|'s)\s+(?:(?:exactly|only|just)\s+)?$")
 _NOT_NOUN = (
