@@ -3552,3 +3552,24 @@ def test_what_the_problem_asks_for_names_the_value(grader, line, step):
 def test_an_amounts_kind_before_its_number(sentence, value):
     claims = read(sentence).claims
     assert (claims[-1].value if claims else None) == value
+
+
+@pytest.mark.parametrize(
+    ("setup", "step"),
+    [
+        # a question that asks for a bare "number" is asked of the symbol the model denotes
+        # that number by (held-out 46: "Let me denote that number as 'x'", then "x = 2")
+        ("Let me denote that number as 'x'.", 1),
+        # twin: a symbol denoted for another quantity
+        ("Let me denote the number of terms as 'x'.", 3),
+    ],
+)
+def test_the_symbol_of_a_bare_asked_noun(grader, setup, step):
+    reasoning = (
+        f"{setup} Then 3 + 1/x = 7/x.\n\nSo 3x = 6, and x = 2.\n\nCheck: 3 + 1/2 = 3.5 = 7/2."
+        "\n\nSo the number is 2."
+    )
+    problem = (
+        "Three plus the reciprocal of a number equals 7 divided by that number. What is the number?"
+    )
+    assert _first(reasoning, "2", grader, problem).step_index == step

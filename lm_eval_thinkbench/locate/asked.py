@@ -384,10 +384,11 @@ class Asked:
     @_per_name
     def generic_only(self, name: str) -> bool:
         """Whether ``name`` says only "the expression", "the value", "the result": the asked
-        one when the question asks for a formula's value."""
+        one when the question asks for a formula's value, or for nothing but that generic noun
+        ("What is the number?": "So the number is 2")."""
         words = content_words(name)
         return (  # the formula is looked for last: most names have a specific word
-            bool(self.math)
+            (bool(self.math) or (not self.words and words <= self.context))
             and bool(words)
             and not words - GENERIC
             and not words & _PARTS
@@ -933,9 +934,10 @@ def apposed_names(reasoning: str, asked: Asked, free: Iterable[str] = ()) -> fro
     denotes the asked quantity by ("Let's denote the total number of students as \\( x \\)",
     "Let \\( b \\) be the number of students in both ..."), whose words add none the question
     lacks: the first of each the asked words name, as keys; never a free variable of the
-    problem."""
+    problem. A question that names nothing but a bare generic noun ("What is the number?")
+    gives the symbol denoted by that noun alone ("Let me denote that number as 'x'")."""
     if not asked.words:
-        return frozenset()
+        return _denoted_bare(reasoning, asked, free) if asked.context else frozenset()
     skip = set(free)
     question = asked.context.union(*asked.words)
     found: set[str] = set()
@@ -957,6 +959,19 @@ def apposed_names(reasoning: str, asked: Asked, free: Iterable[str] = ()) -> fro
         found.add(key)
         break
     return frozenset(found)
+
+
+def _denoted_bare(reasoning: str, asked: Asked, free: Iterable[str]) -> frozenset[str]:
+    """The symbol the model denotes the question's bare noun by (:func:`apposed_names`): the
+    words of its denotation are the question's words and no more ("that number" for "What is
+    the number?", not "the number of coins")."""
+    for m in _DENOTED.finditer(reasoning, 0, _SETUP_CHARS):
+        symbol = next(m[f"{g}{i}"] for g in "abcd" for i in "123" if m[f"{g}{i}"])
+        words = content_words(m["w1"] or m["w2"] or m["w3"] or m["w4"])
+        key = name_key(symbol.strip())
+        if words and words <= asked.context and _SYMBOL.fullmatch(key) and key not in free:
+            return frozenset((key,))
+    return frozenset()
 
 
 def _question_sentences(problem: str) -> list[str]:
