@@ -3573,3 +3573,24 @@ def test_the_symbol_of_a_bare_asked_noun(grader, setup, step):
         "Three plus the reciprocal of a number equals 7 divided by that number. What is the number?"
     )
     assert _first(reasoning, "2", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("conclusion", "step"),
+    [
+        # a conclusion in the question's own words with no link word states the asked value
+        # (held-out 47, GSM8K thinking: "Therefore, each person pays $32.", "So, 35% of all the
+        # puppies have spots.")
+        ("Therefore, each person pays $32.", 1),
+        ("So, each person paid $32.", 1),
+        # twin: a conclusion about a quantity the question does not ask
+        ("Therefore, the cake costs $32.", 2),
+    ],
+)
+def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
+    reasoning = f"The total is $96, split three ways.\n\n{conclusion}\n\nThus each person pays $32."
+    problem = (
+        "Isabelle spent $96 on the party and split the cost evenly with her two parents. How"
+        " much money did each person pay?"
+    )
+    assert _first(reasoning, "32", grader, problem).step_index == step

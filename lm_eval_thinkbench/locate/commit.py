@@ -184,6 +184,7 @@ def first_commitment(
             *(_cases(reading.claims, asked, paragraphs) if "," in joins else ()),
             *_tuples(reading.claims, asked, paragraphs, problem),
             *(_intervals(reasoning) if _INTERVAL_GOLD.search(gold) else ()),
+            *(_conclusions(reasoning, reading.claims, asked) if asked.context else ()),
         ],
         key=lambda c: (c.start, c.end),
     )
@@ -944,11 +945,65 @@ def _followed_by(text: str, at: int, unit: str) -> bool:
     return " ".join(after.split()).startswith(unit)
 
 
+def _conclusions(reasoning: str, claims: Sequence[Claim], asked: Asked) -> list[Claim]:
+    """Conclusions stated in the question's own words with no link word ("Therefore, she gave
+    the cashier $30." for "how much money did she give the cashier?"; "So, 35% of all the
+    puppies have spots."): the asked value, where the reader finds no chain. The sentence
+    opens with a conclusion word, states one number, and every content word of the rest is a
+    word of the question (two at least), so an intermediate ("So, Brittany's ticket costs
+    $10.") is not one."""
+    out = []
+    taken = {c.sentence for c in claims if "mention" not in c.flags}
+    for m in _CONCLUDED.finditer(reasoning):
+        said = _IRREGULAR.sub(lambda w: _PRESENT[w[0].lower()], f"{m['before']} {m['after']}")
+        words = content_words(said) - GENERIC
+        if len(words) < 2 or not words <= asked.context:
+            continue
+        sentence = (m.start(), m.end())
+        if any(start <= m.start("value") < end for start, end in taken):
+            continue
+        value = m["value"].replace(",", "")
+        out.append(
+            Claim(
+                start=m.start(),
+                end=m.end("value"),
+                value_start=m.start("value"),
+                value=value,
+                names=(" ".join(f"{m['before']} {m['after']}".split()),),
+                lhs=None,
+                flags=frozenset(("concluded",)),
+                sentence=sentence,
+            )
+        )
+    return out
+
+
+#: The past of verbs a word problem asks with ("how much did she give", "she gave").
+_PRESENT = {
+    "gave": "give", "paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell",
+    "made": "make", "took": "take", "got": "get", "ate": "eat", "ran": "run", "won": "win",
+    "lost": "lose", "drove": "drive", "rode": "ride", "wrote": "write",
+    "read": "read", "saw": "see", "had": "have", "did": "do", "found": "find", "kept": "keep",
+}  # fmt: skip
+_IRREGULAR = re.compile(r"(?i)\b(?:" + "|".join(_PRESENT) + r")\b")
+#: A conclusion with one number and no link word: "Therefore, each person pays $32.", "So,
+#: 25 candles both smell like wet dog and explode." (the words around the number, each run
+#: without digits or math).
+_CONCLUDED = re.compile(
+    r"(?:(?<=[.!\n])|(?<=[.!]\s)|(?<![\s\S]))\s*(?:therefore|so|thus|hence),?\s+"
+    r"(?P<before>(?:[A-Za-z][A-Za-z' ]{0,80}?)?)\s*\$?(?P<value>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)%?"
+    r"(?P<after>(?:\s+[A-Za-z][A-Za-z']*){0,10})\s*[.!](?=\s|$)",
+    re.IGNORECASE,
+)
+
+
 def _kind(claim: Claim, asked: Asked) -> str | None:
     """Why a claim could count ("boxed", "answer", "asked", "open"), or None when its name is
     a part of the asked expression (an intermediate)."""
     if "boxed" in claim.flags:
         return "boxed"
+    if "concluded" in claim.flags:
+        return "asked"  # said in the question's own words (:func:`_conclusions`)
     names = claim.names
     if any(_says_answer(n) for n in names):
         return "answer"
