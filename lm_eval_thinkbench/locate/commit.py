@@ -946,9 +946,9 @@ def _followed_by(text: str, at: int, unit: str) -> bool:
 
 
 def _conclusions(reasoning: str, claims: Sequence[Claim], asked: Asked) -> list[Claim]:
-    """Conclusions stated in the question's own words with no link word ("Therefore, she gave
-    the cashier $30." for "how much money did she give the cashier?"; "So, 35% of all the
-    puppies have spots."): the asked value, where the reader finds no chain. The sentence
+    """Conclusions stated in the question's own words with no link word ("Therefore, each
+    person pays $32." for "How much money did each person pay?"; "So, 35% of all the puppies
+    have spots."): the asked value, where the reader finds no chain. The sentence
     opens with a conclusion word, states one number, and every content word of the rest is a
     word of the question (two at least), so an intermediate ("So, Brittany's ticket costs
     $10.") is not one."""
@@ -982,8 +982,8 @@ def _conclusions(reasoning: str, claims: Sequence[Claim], asked: Asked) -> list[
 _PRESENT = {
     "gave": "give", "paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell",
     "made": "make", "took": "take", "got": "get", "ate": "eat", "ran": "run", "won": "win",
-    "lost": "lose", "drove": "drive", "rode": "ride", "wrote": "write",
-    "read": "read", "saw": "see", "had": "have", "did": "do", "found": "find", "kept": "keep",
+    "lost": "lose", "drove": "drive", "rode": "ride", "wrote": "write", "saw": "see",
+    "had": "have", "found": "find", "kept": "keep",
 }  # fmt: skip
 _IRREGULAR = re.compile(r"(?i)\b(?:" + "|".join(_PRESENT) + r")\b")
 #: A conclusion with one number and no link word: "Therefore, each person pays $32.", "So,
