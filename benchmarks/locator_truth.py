@@ -22,7 +22,7 @@ traces, blind too; an R1 record's ``source`` names its file beside the Sky-T1 on
 Qwen2.5-Math-7B responses from ``outputs/``, non-reasoning, each annotated after the rules were
 revised for the previous set's misses) and ``first_correct_heldout9.jsonl`` (64 ProcessBench
 solutions by instruction-tuned models, read from ``processbench/``; annotated blind), and up to
-``first_correct_heldout49.jsonl``, whose traces are outside shared/ (other SkyThought outputs,
+``first_correct_heldout50.jsonl``, whose traces are outside shared/ (other SkyThought outputs,
 DeepScaleR, QwQ, Open-Reasoner-Zero, DeepSeek-R1 distills, base and instruction-tuned Qwen2.5
 and gemma-2 models: ``benchmarks/data/README.md`` names each file and
 commit); pass the folder holding them with ``--sources``.
