@@ -25,7 +25,7 @@ dozen regex passes per name.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache, wraps
 
@@ -948,10 +948,7 @@ def apposed_names(reasoning: str, asked: Asked, free: Iterable[str] = ()) -> fro
             continue
         found.add(key)
         break
-    for m in _DENOTED.finditer(reasoning, 0, _SETUP_CHARS):
-        symbol = next(m[f"{g}{i}"] for g in "abcd" for i in "123" if m[f"{g}{i}"])
-        words = m["w1"] or m["w2"] or m["w3"] or m["w4"]
-        key = name_key(symbol.strip())
+    for key, words in _denotations(reasoning):
         if not _SYMBOL.fullmatch(key) or key in skip or not asked.matches(words):
             continue
         if content_words(words) - GENERIC - question:
@@ -965,13 +962,20 @@ def _denoted_bare(reasoning: str, asked: Asked, free: Iterable[str]) -> frozense
     """The symbol the model denotes the question's bare noun by (:func:`apposed_names`): the
     words of its denotation are the question's words and no more ("that number" for "What is
     the number?", not "the number of coins")."""
-    for m in _DENOTED.finditer(reasoning, 0, _SETUP_CHARS):
-        symbol = next(m[f"{g}{i}"] for g in "abcd" for i in "123" if m[f"{g}{i}"])
-        words = content_words(m["w1"] or m["w2"] or m["w3"] or m["w4"])
-        key = name_key(symbol.strip())
+    for key, said in _denotations(reasoning):
+        words = content_words(said)
         if words and words <= asked.context and _SYMBOL.fullmatch(key) and key not in free:
             return frozenset((key,))
     return frozenset()
+
+
+def _denotations(reasoning: str) -> Iterator[tuple[str, str]]:
+    """Each symbol the set-up of ``reasoning`` denotes a quantity by (:data:`_DENOTED`), as
+    its key and the words it denotes ("Let me denote that number as 'x'": ``x``, "that
+    number")."""
+    for m in _DENOTED.finditer(reasoning, 0, _SETUP_CHARS):
+        symbol = next(m[f"{g}{i}"] for g in "abcd" for i in "123" if m[f"{g}{i}"])
+        yield name_key(symbol.strip()), m["w1"] or m["w2"] or m["w3"] or m["w4"]
 
 
 def _question_sentences(problem: str) -> list[str]:

@@ -2358,21 +2358,25 @@ def _arithmetic(name: str) -> str:
     ("200 (goal) minus 174 (earned)": ``200 - 174``, "24 (invited) - 10 (couldn't attend)").
     Such a chain names no quantity of its own: only its numbers. Any other name is kept as
     written, its brackets too ("the number of apples (red ones)")."""
+    spoken = _spoken_operators(name) if _SPOKEN.search(name) else name
     bare = " ".join(_PROSE_REMARK.sub(" ", name).split()) if "(" in name else name
     if gerund := _GERUND.fullmatch(bare):
-        first, second = gerund["first"], gerund["second"]
-        operation = gerund["operation"].lower()
-        bare = {
-            "adding": f"{first} + {second}",
-            "subtracting": f"{second} - {first}" if gerund["joint"].lower() == "from" else "",
-            "multiplying": f"{first} * {second}",
-            "dividing": f"{first} / {second}",
-        }[operation] or bare
+        bare = _gerund_formula(gerund) or bare
+    elif bare is name:
+        return spoken  # no remark to drop, no gerund: the operator words alone
     elif _SPOKEN.search(bare):
         bare = _spoken_operators(bare)
-    if bare is name or not has_letter(bare):
-        return bare
-    return _spoken_operators(name) if _SPOKEN.search(name) else name
+    return spoken if has_letter(bare) else bare
+
+
+def _gerund_formula(gerund: re.Match[str]) -> str | None:
+    """The formula of a gerund's operation (:data:`_GERUND`), or None ("subtracting 2 and 3"
+    says no order)."""
+    first, second = gerund["first"], gerund["second"]
+    if gerund["operation"].lower() == "subtracting":
+        return f"{second} - {first}" if gerund["joint"].lower() == "from" else None
+    symbol = {"adding": "+", "multiplying": "*", "dividing": "/"}[gerund["operation"].lower()]
+    return f"{first} {symbol} {second}"
 
 
 #: A remark in words in brackets on a number of a chain: "(goal)", "(couldn't attend)".

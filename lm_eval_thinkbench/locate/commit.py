@@ -905,7 +905,7 @@ _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at
 _WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer", "quantity"))
 #: Words of a goal that say it gathers what the question counts ("the total number of rings"
 #: for "How many times did the alarm ring in all?"), which its own words need not say.
-_AGGREGATE_GOAL_WORDS = frozenset(("total", "number", "together", "altogether", "combin", "all"))
+_AGGREGATE_GOAL_WORDS = frozenset(("total", "number", "together", "altogether", "combin"))
 
 
 def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> list[_Opener]:
@@ -955,8 +955,8 @@ def _conclusions(reasoning: str, claims: Sequence[Claim], asked: Asked) -> list[
     out = []
     taken = {c.sentence for c in claims if "mention" not in c.flags}
     for m in _CONCLUDED.finditer(reasoning):
-        said = _IRREGULAR.sub(lambda w: _PRESENT[w[0].lower()], f"{m['before']} {m['after']}")
-        words = content_words(said) - GENERIC
+        name = " ".join(f"{m['before']} {m['after']}".split())
+        words = content_words(_IRREGULAR.sub(lambda w: _PRESENT[w[0].lower()], name)) - GENERIC
         if len(words) < 2 or not words <= asked.context:
             continue
         sentence = (m.start(), m.end())
@@ -969,7 +969,7 @@ def _conclusions(reasoning: str, claims: Sequence[Claim], asked: Asked) -> list[
                 end=m.end("value"),
                 value_start=m.start("value"),
                 value=value,
-                names=(" ".join(f"{m['before']} {m['after']}".split()),),
+                names=(name,),
                 lhs=None,
                 flags=frozenset(("concluded",)),
                 sentence=sentence,
@@ -1241,7 +1241,7 @@ def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
         value = _THOUSANDS.sub("", value)
     if "10^" not in gold and "\\text" not in gold:
         # "6 \\times 10^{-3} \\text{ m/s²}" is one number and its unit, for 0.006
-        value = _TRAILING_TEXT.sub("", _SCIENTIFIC.sub(r"\1", value))
+        value = _TRAILING_UNIT.sub("", _SCIENTIFIC.sub(r"\1", value))
     if atoms(value) > max(gold_atoms, 1) and not _simplified_formula(value, gold):
         return False
     if perfect_root(value) and not perfect_root(gold):
@@ -1263,7 +1263,7 @@ def _fraction_for_decimal(value: str, problem_key: str) -> bool:
 _SCIENTIFIC = re.compile(
     r"(?<![\d.])(\d++(?:\.\d++)?+)\s*+(?:\\times|\\cdot|×)\s*10\^\s*(?:\{\s*-?\d+\s*\}|-?\d)"
 )
-_TRAILING_TEXT = re.compile(
+_TRAILING_UNIT = re.compile(
     r"(?<!\s)\s*+(?:\\(?:text|mathrm)\s*+\{[^{}]*+\}|[LMR]_\{?\\odot\}?)\s*+$"
 )
 #: A fraction of two whole numbers, maybe negative (``-\\frac{1}{5}``, ``3/8``).
