@@ -3545,8 +3545,12 @@ def test_what_the_problem_asks_for_names_the_value(grader, line, step):
         # an amount's kind before its number is no part of the value (held-out 45)
         ("$40.00 minus $20.00 equals a net profit of $20.00.", "20.00"),
         ("So 12 + 6 gives a total of $18.", "18"),
-        # twin: "the sum of" names a computation, no value
+        # more kinds of amount (held-out 49: "gives an annual salary of $57,500")
+        ("So, $1,150 multiplied by 50 gives an annual salary of $57,500.", "57,500"),
+        ("Dividing 150 by 3 gives an average speed of 50 mph.", "50"),
+        # twins: "the sum of" names a computation, no value; "a multiple of 3" is a relation
         ("So x equals the sum of 3 and 5.", None),
+        ("So 24 is a multiple of 3.", "24"),
     ],
 )
 def test_an_amounts_kind_before_its_number(sentence, value):
@@ -3573,6 +3577,28 @@ def test_the_symbol_of_a_bare_asked_noun(grader, setup, step):
         "Three plus the reciprocal of a number equals 7 divided by that number. What is the number?"
     )
     assert _first(reasoning, "2", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("setup", "step"),
+    [
+        # a symbol quoted with the sentence's stop inside the quotes (held-out 49: 'Let me
+        # denote the original price as "P."'): P is the asked price
+        ('Let me denote the original price as "P."', 1),
+        # twin: the same quoting for another quantity
+        ('Let me denote the discount as "P."', 3),
+    ],
+)
+def test_a_quoted_symbol_with_its_stop(grader, setup, step):
+    reasoning = (
+        f"{setup} Then 0.75 * P = 19.50.\n\nSo P = 19.50 / 0.75, which is 26.\n\n"
+        "Check: 25% of 26 is 6.50, and 26 - 6.50 = 19.50. Yes.\n\nSo the original price was $26."
+    )
+    problem = (
+        "Kyle bought a book for $19.50 with a 25% discount from the original price. What was "
+        "the original price of the book?"
+    )
+    assert _first(reasoning, "26", grader, problem).step_index == step
 
 
 @pytest.mark.parametrize(

@@ -902,10 +902,11 @@ _APPOSED = re.compile(
 )
 #: How far into a trace the model names its symbols: where it sets the problem up.
 _SETUP_CHARS = 4000
-#: A symbol a sentence gives a quantity: inline math or a lone letter.
+#: A symbol a sentence gives a quantity: inline math or a lone letter, which may be quoted
+#: with the sentence's stop inside the quotes (American style: 'denote the price as "P."').
 _DENOTED_SYMBOL = (
     r"(?:\$(?P<{0}1>[^$<>=]{{1,20}})\$|\\\(\s*(?P<{0}2>(?:(?!\\\)).){{1,20}}?)\s*\\\)"
-    r"|(?P<q{0}>['‘\"“])?(?P<{0}3>[A-Za-z])(?(q{0})['’\"”])(?![\w(]))"
+    r"|(?P<q{0}>['‘\"“])?(?P<{0}3>[A-Za-z])(?(q{0})[.,]?['’\"”])(?![\w(]))"
 )
 #: The model naming a quantity by a symbol of its own in so many words: "Let's denote the
 #: total number of students as \( x \)", "let \( n \) be the number of coins", "Let the

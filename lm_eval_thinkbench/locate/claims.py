@@ -2019,10 +2019,16 @@ _TYPED = re.compile(
     r"(?:\s+(?=[-−(\[\d$\\√])|\s*\Z)"
 )
 #: A count's "a total of" before its number ("a total of 6 intervals": 6 intervals; "a total of
-#: $18"), and an amount's kind before it ("equals a net profit of $20.00").
+#: $18"), and an amount's kind before it ("equals a net profit of $20.00", "gives an annual
+#: salary of $57,500", "resulting in a final count of 17"). The kinds are results of a
+#: computation; relations ("a multiple of 3", "a factor of 12") and kinds whose number is no
+#: whole value ("a probability of 3 out of 6") are not among them.
 _A_TOTAL_OF = re.compile(
-    r"(?i)\s*(?:(?:a|the)\s+total|a\s+(?:(?:net|gross|final|combined)\s+)?"
-    r"(?:profit|loss|cost|amount|difference|change|balance|saving|gain|price)s?)\s+of\s+(?=\$?\d)"
+    r"(?i)\s*(?:(?:a|the)\s+total|an?\s+(?:(?:net|gross|final|combined|total|annual|monthly"
+    r"|weekly|daily|average|overall|new)\s+){0,2}"
+    r"(?:profit|loss|cost|amount|difference|change|balance|saving|gain|price|total|subtotal|sum"
+    r"|salary|income|revenue|payment|expenditure|value|weight|distance|volume|area|perimeter"
+    r"|count|temperature|speed|increase|decrease|interest|discount|capacity)s?)\s+of\s+(?=\$?\d)"
 )
 #: An existence stated with a count: "there is", "there exists", "there's".
 _THERE_IS = re.compile(r"(?i)\bthere(?:\s+(?:is|exists)|'s)\s+(?:(?:exactly|only|just)\s+)?$")
