@@ -3620,3 +3620,133 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         " much money did each person pay?"
     )
     assert _first(reasoning, "32", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # held-out 52 (GSM8K thinking). A conclusion says "needs to" and "before" where the
+        # question says "should" and "earlier"
+        (
+            "Wayne drives 4 minutes and Bernadette 16. How much earlier should Bernadette leave"
+            " than Wayne to arrive 5 minutes before him?",
+            "Her drive is 16 minutes.\n\nShe arrives at T - 1, so she leaves at T - 17."
+            " Therefore, she needs to leave 17 minutes before Wayne.\n\nCheck: 12 + 5 = 17.",
+            "17",
+            1,
+        ),
+        # ... calls the person by name where the question says "he"
+        (
+            "John arm wrestles 20 people. He beats 80%. How many people did he lose to?",
+            "He beat 16 of them.\n\nTherefore, John lost to 4 people.\n\nSo the answer is 4.",
+            "4",
+            1,
+        ),
+        # ... writes the dollar sign escaped
+        (
+            "Nick earns $24,000 at job A and $32,400 at job B. How much more money will Nick"
+            " make at job B?",
+            "Job A: $24,000. Job B: $32,400.\n\nTherefore, Nick will make \\$8,400 more at job"
+            " B.\n\nSo the answer is 8400.",
+            "8400",
+            1,
+        ),
+        # ... names a compound of the question's noun ("handbag" for "bag")
+        (
+            "Jillian's shoes cost $80 and her bag $20 less than three times that. How much did"
+            " her bag cost?",
+            "Three times 80 is 240.\n\n240 minus 10 is 230, minus another 10 is 220. So, that"
+            " gives $220.\n\nTherefore, the handbag should cost $220.\n\nWait, let me check"
+            " that I read the problem right.",
+            "220",
+            1,
+        ),
+        # ... names the person only, which the reader took for the value's name
+        (
+            "Janet's ducks lay 16 eggs a day; she uses 7 and sells the rest for $2 each. How"
+            " much in dollars does she make every day at the farmers' market?",
+            "She sells 16 - 7 = 9 eggs.\n\nMultiplying the eggs sold by the price gives 9 * $2"
+            " = $18.\n\nTherefore, Janet makes $18 every day at the farmers' market.\n\nThe"
+            " answer is 18.",
+            "18",
+            1,
+        ),
+        # a goal stated as the first step names the goal only in the question's words
+        (
+            "The recipe needs 3 cups of flour and 1 cup of milk, times four. Flour comes in"
+            " 2-cup bags and milk in 2-cup bottles. How many more bags of flour than bottles of"
+            " milk does Mark have to buy?",
+            "First, I need to determine how many cups of flour and milk Mark needs.\n\nFor"
+            " milk: 1 cup × 4 = 4 cups.\n\nFlour: 12 cups ÷ 2 = 6 bags. Milk: 4 cups ÷ 2 = 2"
+            " bottles.\n\n6 bags of flour - 2 bottles of milk = 4 more bags of flour.",
+            "4",
+            3,
+        ),
+        # twin: a first step in the question's words still names the goal (held-out 45)
+        (
+            "The groomer costs $100 and offers John a 30% discount. How much does the grooming"
+            " cost?",
+            "First, I need to determine the total cost of grooming the dog, which is $100.\n\n"
+            "The discount is $100 * 0.30 = $30.\n\nSubtracting the discount from the original"
+            " cost gives the final amount: $100 - $30 = $70.\n\nTherefore, the total cost for"
+            " grooming the dog after the discount is $70.",
+            "70",
+            2,
+        ),
+        # "to find out" is a goal
+        (
+            "Maria has 300 cards to give away, ten to each student. How many students does"
+            " Maria have?",
+            "She has 300 cards.\n\nTo find out how many students there are, I divide 300 by"
+            " 10. 300 ÷ 10 is 30.\n\nLet me check: 10 * 30 = 300. Also 150 + 150 = 300 and"
+            " 60 / 2 = 30.\n\nSo she can give 10 cards each to 30 students.",
+            "30",
+            1,
+        ),
+        # the asked quantity set to a computation of numbers between a value and what adopts it
+        (
+            "Violetta buys 5 crayons at $2 each and pays with $20. How much change will she get?",
+            "The total cost is 5 × $2.\n\n5 times 2 is 10. So the total cost would be $10.\n\n"
+            "Change = $20 − $10\n\nThat would be $10. So her change should be $10.",
+            "10",
+            3,
+        ),
+        # a goal in words reaches over a paragraph that only lists the values it adds
+        (
+            "The store sold 14 shoes on Friday, 28 on Saturday and 8 on Sunday. How many shoes"
+            " were sold by the end of the sale?",
+            "Now, to find the total number of shoes sold by the end of the sale, I add up the"
+            " sales.\n\nSo, Friday: 14, Saturday: 28, Sunday: 8.\n\nAdding them together: 14 +"
+            " 28 is 42, and 42 + 8 is 50.\n\nWait, 14 and 28 are 42, and 42 + 8 is 50.",
+            "50",
+            2,
+        ),
+        # "22 times" at a chain's end is a count of times, no product
+        (
+            "The first time the alarm went off, it rang four times. The second time, it rang"
+            " three times as long, and the third time half as long as the second. How many"
+            " times did the alarm ring in all?",
+            "The second ring would be 3 multiplied by 4, which equals 12 times. Half of 12 is"
+            " 6 times.\n\nAdding these together, the total number of rings is"
+            " 4 (first ring) + 12 (second ring) + 6 (third ring) = 22 times.\n\nTherefore, the"
+            " alarm rang 22 times.",
+            "22",
+            1,
+        ),
+        # a label in the question's words over a computation still to be done
+        (
+            "The tank is 17 feet deep on Monday, 7 feet deeper on Tuesday, and two thirds of"
+            " that on Wednesday. What is the tank's water depth on Wednesday?",
+            "Tuesday: 17 + 7 = 24 feet\n\nWednesday: (2/3) * 24\n\n24 divided by 3 is 8, and"
+            " then multiplied by 2 is 16. So, 24 * (2/3) equals 16.\n\nWait, let me double-check"
+            " that. If I have 24 feet and take two-thirds of it, that should be 16 feet. Yeah,"
+            " one-third of 24 is 8, so two-thirds would be 16.\n\n"
+            "- Wednesday: (2/3) * 24 = 16 feet\n\nTherefore, the water depth on Wednesday is 16"
+            " feet.",
+            "16",
+            2,
+        ),
+    ],
+)
+def test_gsm8k_conclusions_goals_and_labels(grader, problem, reasoning, gold, step):
+    assert _first(reasoning, gold, grader, problem).step_index == step

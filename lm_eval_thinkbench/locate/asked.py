@@ -794,11 +794,40 @@ _GOAL = re.compile(
 )
 
 
-def goal_names(reasoning: str) -> list[str]:
+#: A sentence that opens with the first of several steps ("First, I need to determine how
+#: many cups of flour and milk Mark needs").
+_FIRST_STEP = re.compile(
+    r"(?i)(?:^|(?<=[.!?])\s+)(?:first(?:ly)?|to\s+(?:start|begin)),?\s+[^.!?]*\Z"
+)
+
+
+def goal_names(reasoning: str, problem: str | None = None) -> list[str]:
     """What the model says it has to find, in its first paragraph (where it restates the
-    problem; later "I need to find f(5)" names a step, not the goal)."""
+    problem; later "I need to find f(5)" names a step, not the goal). A goal given as the
+    first step names the goal only with every word of the question's ("First, I need to
+    determine the total cost of grooming the dog" for "How much does the grooming cost?", not
+    "how many cups of flour and milk Mark needs" for "how many more bags of flour than bottles
+    of milk")."""
     first = reasoning.lstrip()[:2000].split("\n\n", 1)[0]
-    return [re.sub(r"^out\s+", "", m.group("goal").strip()) for m in _GOAL.finditer(first)]
+    goals = []
+    for m in _GOAL.finditer(first):
+        goal = re.sub(r"^out\s+", "", m.group("goal").strip())
+        if _FIRST_STEP.search(first, 0, m.start()) and not (
+            problem and _question_words(problem) <= content_words(noun_phrase(goal))
+        ):
+            continue
+        goals.append(goal)
+    return goals
+
+
+def _question_words(problem: str) -> frozenset[str]:
+    """The words of the question's noun phrase, or of its last sentence when it has none
+    ("How much does the grooming cost?": grooming, cost)."""
+    named = question_names(problem)[1]
+    if named:
+        return named[0]
+    sentences = _question_sentences(problem)
+    return content_words(sentences[-1]) if sentences else frozenset()
 
 
 def asked_names(

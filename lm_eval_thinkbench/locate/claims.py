@@ -2077,6 +2077,8 @@ def _value_of(
         if core.lower() in _OPERATOR_WORDS and kept_end is not None:
             if core.lower() in ("squared", "cubed"):
                 kept_end = w.end()
+            elif core.lower() == "times" and not raw[w.end() :].strip():
+                break  # "it rang 22 times": a count of times that ends the term, no product
             else:
                 open_operator = True
             continue

@@ -172,7 +172,7 @@ def first_commitment(
     final = final_claims(answer_reading, answer or "", problem) if answer_reading else []
     final = final or final_claims(reading, reasoning, problem)
     aliases = reading.aliases + (answer_reading.aliases if answer_reading else [])
-    asked = asked_names(problem, final, aliases, goal_names(reasoning))
+    asked = asked_names(problem, final, aliases, goal_names(reasoning, problem))
     free = problem_variables(problem) - asked.math if problem else frozenset()
     if apposed := apposed_names(reasoning, asked, free) - asked.math:
         asked = replace(asked, math=asked.math | apposed)
@@ -184,7 +184,7 @@ def first_commitment(
             *(_cases(reading.claims, asked, paragraphs) if "," in joins else ()),
             *_tuples(reading.claims, asked, paragraphs, problem),
             *(_intervals(reasoning) if _INTERVAL_GOLD.search(gold) else ()),
-            *(_conclusions(reasoning, reading.claims, asked) if asked.context else ()),
+            *(_conclusions(reasoning, reading.claims, asked, problem) if asked.context else ()),
         ],
         key=lambda c: (c.start, c.end),
     )
@@ -893,10 +893,12 @@ _INTO = re.compile(
 #: "now I need to find the total"): the goal, up to the end of its noun phrase.
 _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at once
     r"(?i)(?=[anhlwit])\b(?:asks?\s+(?:for|us\s+to\s+find)|is\s+asking(?:\s+for)?"
-    r"|(?:need|want|have)\s+to\s+(?:find|compute|calculate|determine)"
+    r"|(?:need|want|have)\s+to\s+(?:find(?:\s+out)?|compute|calculate|determine|figure\s+out)"
     r"|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate)"
-    # a purpose clause that opens a sentence or follows a comma: "Finally, to find the change"
-    r"|(?:(?<=[,.;:!?\n]\s)|(?<=[,.;:!?\n])|(?<![\s\S]))to\s+(?:find|determine|calculate))\s+"
+    # a purpose clause that opens a sentence or follows a comma: "Finally, to find the change",
+    # "To find out how many students there are"
+    r"|(?:(?<=[,.;:!?\n]\s)|(?<=[,.;:!?\n])|(?<![\s\S]))to\s+"
+    r"(?:find(?:\s+out)?|determine|calculate|figure\s+out))\s+"
     r"(?:(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,90}?)"
     r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
     r"|(?P<m3>[A-Za-z](?:\s*[-+*/^]\s*[A-Za-z0-9]){1,4}))(?=\s*(?:[.,;:?!]|$))"
@@ -911,7 +913,8 @@ _AGGREGATE_GOAL_WORDS = frozenset(("total", "number", "together", "altogether", 
 def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> list[_Opener]:
     """Where the model says it now computes the asked quantity, in the question's own words
     ("Now, the question asks for the sum of these values. So, 2 + 8 = 10."): an opener for the
-    chain of numbers that follows (:func:`_computes`), like "the total would be 5 × 4 × 3"."""
+    chain of numbers that follows (:func:`_computes`), like "the total would be 5 × 4 × 3";
+    and a computation labelled in them (:data:`_LABELED_COMPUTATION`)."""
     out = []
     for m in _GOAL_NEXT.finditer(reasoning):
         words = content_words(m.group("goal") or "")
@@ -924,7 +927,23 @@ def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> l
         if named:
             at = step_index_at(paragraphs, m.start())
             out.append(_Opener(m.start(), -1 if at is None else at, ""))
+    if ":" in reasoning:
+        for m in _LABELED_COMPUTATION.finditer(reasoning):
+            words = content_words(m["label"])
+            if words - GENERIC and words <= asked.context:
+                at = step_index_at(paragraphs, m.start())
+                out.append(_Opener(m.start(), -1 if at is None else at, name_key(m["formula"])))
+        out.sort(key=lambda o: o.start)
     return out
+
+
+#: A line that labels a computation of numbers still to be done ("Wednesday: (2/3) * 24"
+#: for "What is the tank's water depth on Wednesday?"): the asked quantity set to it when the
+#: label is in the question's words.
+_LABELED_COMPUTATION = re.compile(
+    r"(?m)^[ \t]*(?:[-*•][ \t]+)?(?:\*\*)?(?P<label>[A-Za-z][A-Za-z' ]{0,40}?)(?:\*\*)?:"
+    r"(?:\*\*)?[ \t]*(?P<formula>[$\d(][\d .,$()]*[-+*/×÷][\d .,$()+*/×÷-]*[\d)])[ \t.]*$"
+)
 
 
 #: The rate a question asks its answer in: "What is the bicycle's speed expressed in inches
@@ -945,19 +964,32 @@ def _followed_by(text: str, at: int, unit: str) -> bool:
     return " ".join(after.split()).startswith(unit)
 
 
-def _conclusions(reasoning: str, claims: Sequence[Claim], asked: Asked) -> list[Claim]:
+def _conclusions(
+    reasoning: str, claims: Sequence[Claim], asked: Asked, problem: str | None
+) -> list[Claim]:
     """Conclusions stated in the question's own words with no link word ("Therefore, each
     person pays $32." for "How much money did each person pay?"; "So, 35% of all the puppies
     have spots."): the asked value, where the reader finds no chain. The sentence
     opens with a conclusion word, states one number, and every content word of the rest is a
     word of the question (two at least), so an intermediate ("So, Brittany's ticket costs
-    $10.") is not one."""
+    $10.") is not one; the problem's proper names are words of the question too, which may
+    call the person "he" ("Therefore, John lost to 4 people." for "How many people did he lose
+    to?"), and a claim the reader names by one of them only leaves the sentence to this
+    reading."""
     out = []
-    taken = {c.sentence for c in claims if "mention" not in c.flags}
+    proper = content_words(" ".join(_CAPITALIZED.findall(problem or "")))
+    # a sentence the reader found a claim in, unless it named the value by a proper name only
+    # ("Therefore, Janet makes $18 every day at the farmers' market.": Janet)
+    taken = {
+        c.sentence
+        for c in claims
+        if "mention" not in c.flags and any(content_words(n) - proper for n in c.names)
+    }
     for m in _CONCLUDED.finditer(reasoning):
         name = " ".join(f"{m['before']} {m['after']}".split())
-        words = content_words(_IRREGULAR.sub(lambda w: _PRESENT[w[0].lower()], name)) - GENERIC
-        if len(words) < 2 or not words <= asked.context:
+        said = _MODAL.sub(" ", _IRREGULAR.sub(lambda w: _AS_ASKED[w[0].lower()], name))
+        words = content_words(said) - GENERIC - proper
+        if len(words) < 2 or not all(_in_question(w, asked.context) for w in words):
             continue
         sentence = (m.start(), m.end())
         if any(start <= m.start("value") < end for start, end in taken):
@@ -978,20 +1010,36 @@ def _conclusions(reasoning: str, claims: Sequence[Claim], asked: Asked) -> list[
     return out
 
 
+def _in_question(word: str, question: frozenset[str]) -> bool:
+    """Whether a conclusion's ``word`` is a word of the question, or a compound of one
+    ("handbag" for "bag")."""
+    return word in question or any(len(w) >= 3 and word.endswith(w) for w in question)
+
+
 #: The past of verbs a word problem asks with ("how much did she give", "she gave").
 _PRESENT = {
     "gave": "give", "paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell",
     "made": "make", "took": "take", "got": "get", "ate": "eat", "ran": "run", "won": "win",
     "lost": "lose", "drove": "drive", "rode": "ride", "wrote": "write", "saw": "see",
-    "had": "have", "found": "find", "kept": "keep",
+    "had": "have", "found": "find", "kept": "keep", "rang": "ring", "grew": "grow",
+    "threw": "throw", "flew": "fly", "built": "build", "sent": "send", "brought": "bring",
+    "caught": "catch", "taught": "teach", "fed": "feed",
 }  # fmt: skip
-_IRREGULAR = re.compile(r"(?i)\b(?:" + "|".join(_PRESENT) + r")\b")
+#: The question's words for a conclusion's: its verbs in the present, and the time of "she
+#: needs to leave 17 minutes before Wayne" for "How much earlier should Bernadette leave?"
+_AS_ASKED = _PRESENT | {"before": "earlier", "after": "later"}
+_IRREGULAR = re.compile(r"(?i)\b(?:" + "|".join(_AS_ASKED) + r")\b")
+#: A capitalized word: the problem's proper names ("John", "Job A") are among them.
+_CAPITALIZED = re.compile(r"\b[A-Z][a-z]+")
+#: A modal the question words as "should" or "must", which no name has: "she needs to leave".
+_MODAL = re.compile(r"(?i)\b(?:needs?|has|have|ought)\s+to\b")
 #: A conclusion with one number and no link word: "Therefore, each person pays $32.", "So,
 #: 25 candles both smell like wet dog and explode." (the words around the number, each run
 #: without digits or math).
 _CONCLUDED = re.compile(
     r"(?:(?<=[.!\n])|(?<=[.!]\s)|(?<![\s\S]))\s*(?:therefore|so|thus|hence),?\s+"
-    r"(?P<before>(?:[A-Za-z][A-Za-z' ]{0,80}?)?)\s*\$?(?P<value>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)%?"
+    r"(?P<before>(?:[A-Za-z][A-Za-z' ]{0,80}?)?)\s*\\?\$?"
+    r"(?P<value>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)%?"
     r"(?P<after>(?:\s+[A-Za-z][A-Za-z']*){0,10})\s*[.!](?=\s|$)",
     re.IGNORECASE,
 )
@@ -1440,6 +1488,9 @@ def _prospects(
     set_aside = _positions_by_key(asides)
     all_asides = sorted(at for at, _ in asides)
     opener_starts = [o.start for o in openers]
+    # the asked quantity set to a computation of numbers still to be done ("Change = $20 −
+    # $10"): what states its value next is that computation's result, no adoption
+    pending = [o.start for o in openers if o.key and not has_letter(o.key)]
 
     out: list[tuple[str, int | None] | None] = []
     for i, candidate in enumerate(candidates):
@@ -1480,6 +1531,8 @@ def _prospects(
         key = keys[i]
         start, stop = candidate.claim.start, candidates[adopter].claim.start
         if _between(doubted.get(key, []), start, stop):
+            continue
+        if _between(pending, start, stop):
             continue
         other_asides = _between(all_asides, start, stop) - _between(
             set_aside.get(key, []), start, stop
@@ -1537,7 +1590,11 @@ def _computes(candidates: Sequence[_Candidate], i: int, opener: _Opener) -> bool
         return False
     if key != opener.key and key in opener.key:
         return False  # a part of the computation (the inner cube root of a cube root)
-    near = candidate.paragraph - opener.paragraph <= 1
+    # a goal in words reaches over a paragraph that states no value of it ("to find the total
+    # ..., I need to add up the sales", "Friday: 14, Saturday: 28, Sunday: 8.", "14 + 28 is
+    # 42, and 42 + 8 is 50.")
+    gap = any(opener.paragraph < c.paragraph < candidate.paragraph for c in between)
+    near = candidate.paragraph - opener.paragraph <= (1 if opener.key or gap else 2)
     # after a goal in words, the chain's own formula: "The question asks for a + b, so I just
     # need to add those two together. That would be -1 + 5, which is 4."
     formula = first if opener.key else candidate.claim.names[-1]
