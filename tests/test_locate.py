@@ -3750,3 +3750,73 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
 )
 def test_gsm8k_conclusions_goals_and_labels(grader, problem, reasoning, gold, step):
     assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("problem", "reasoning", "gold", "step"),
+    [
+        # held-out 51 (R1-Distill-Qwen-14B and short Sky-T1 on MATH-500). A kind said with "a"
+        # is no value ("1 is a real number"), nor is one value of several ("one possible value
+        # is 1", before the other cases)
+        (
+            "Let $\\omega$ be a complex number such that $\\omega^3 = 1.$ Find all possible"
+            " values of \\[\\frac{1}{1 + \\omega} + \\frac{1}{1 + \\omega^2}.\\]",
+            "So, does that include 1? Well, 1 is a real number. So, one possible value is 1."
+            "\n\nFor the other roots, 1 + ω + ω² = 0.\n\nSo, in every case, the value of the"
+            " expression is 1.",
+            "1",
+            2,
+        ),
+        # twin: "the value" of the asked formula is the value
+        (
+            "Let $\\omega$ be a complex number such that $\\omega^3 = 1.$ Find all possible"
+            " values of \\[\\frac{1}{1 + \\omega} + \\frac{1}{1 + \\omega^2}.\\]",
+            "So, does that include 1? Well, 1 is a real number. So, the value is 1.\n\nFor the"
+            " other roots, 1 + ω + ω² = 0.\n\nSo in every case the expression equals 1.",
+            "1",
+            0,
+        ),
+        # the asked rate as the value's own unit
+        (
+            "A bicycle is traveling at 20 feet per minute. What is the bicycle's speed"
+            " expressed in inches per second?",
+            "20 * 12 = 240 inches per minute.\n\n240 inches/minute ÷ 60 seconds/minute = 4"
+            " inches/second.\n\nWait, let me check: 240 divided by 60 is 4.\n\nAgain: 20 * 12 ="
+            " 240 and 240 / 60 = 4 inches per second.",
+            "4",
+            1,
+        ),
+        # the asked extremum by its superlative alone ("58 is the largest" for "the greatest")
+        (
+            "The sum of three consecutive positive integers is a three-digit palindrome less"
+            " than 220. What is the greatest possible value for the largest of the three"
+            " integers in the set?",
+            "For S = 111 the largest is 38; for S = 141, 48; for S = 171, 58.\n\nSo, the"
+            " largest numbers we get are 38, 48, and 58. Among these, 58 is the largest.\n\n"
+            "But is 58 the maximum possible? 201 gives 68, but wait, that is not below 220 in"
+            " the right way. Let me recheck.\n\nSo the answer is 58.",
+            "58",
+            1,
+        ),
+        # the asked name as the subject of a superlative for "Which ...?"
+        (
+            "Which student has the greatest average speed? Evelyn, Briana and Carla ran.",
+            "Evelyn: 4.5/1.25 = 3.6. Briana: 2.2/2.5 = 0.88.\n\nComparing the slopes, we find"
+            " that Evelyn has the greatest slope.\n\nTherefore, the student with the greatest"
+            " average speed is $\\boxed{\\text{Evelyn}}$.",
+            "\\text{Evelyn}",
+            1,
+        ),
+        # twin: a question that asks no "which" or "who"
+        (
+            "Evelyn, Briana and Carla ran. Name the student with the greatest average speed.",
+            "Evelyn: 4.5/1.25 = 3.6. Briana: 2.2/2.5 = 0.88.\n\nComparing the slopes, we find"
+            " that Evelyn has the greatest slope.\n\nTherefore, the student with the greatest"
+            " average speed is $\\boxed{\\text{Evelyn}}$.",
+            "\\text{Evelyn}",
+            2,
+        ),
+    ],
+)
+def test_kinds_rates_extremes_and_superlatives(grader, problem, reasoning, gold, step):
+    assert _first(reasoning, gold, grader, problem).step_index == step

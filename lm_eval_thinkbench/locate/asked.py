@@ -363,7 +363,8 @@ class Asked:
             return True
         if (
             len(specific) == 1
-            and (way := _EXTREME_WAYS.get(next(iter(specific))))
+            and (way := _EXTREME_OF.get(next(iter(specific))))
+            and _EXTREME_WORD.search(name)  # not a comparison: "-9 is smaller than 3"
             and not (_FORMULA_MARK.search(name) or _math_parts(name))
         ):
             # "the maximum is ... = 540" for "Find the largest possible real part": the asked
@@ -385,12 +386,14 @@ class Asked:
     def generic_only(self, name: str) -> bool:
         """Whether ``name`` says only "the expression", "the value", "the result": the asked
         one when the question asks for a formula's value, or for nothing but that generic noun
-        ("What is the number?": "So the number is 2")."""
+        ("What is the number?": "So the number is 2"); not a kind said with "a" ("1 is a real
+        number") nor one value of several ("one possible value is 1", before the other cases)."""
         words = content_words(name)
         return (  # the formula is looked for last: most names have a specific word
             (bool(self.math) or (not self.words and words <= self.context))
             and bool(words)
             and not words - GENERIC
+            and not _A_KIND.match(name)
             and not words & _PARTS
             and not any("digit" in asked for asked in self.words)  # "sum = 5": not its digit
             and not (_FORMULA_MARK.search(name) or _math_parts(name))
@@ -743,6 +746,14 @@ _EXTREME_WAYS = {
     "maximum": frozenset(("larg", "great", "maximum", "big", "most")),
     "minimum": frozenset(("small", "minimum", "less", "few")),
 }
+#: An extremum in so many words: "maximum", "the largest" (not "larger").
+_EXTREME_WORD = re.compile(r"(?i)\b(?:maximum|minimum|largest|greatest|smallest)\b")
+#: The words that name an extremum alone ("the maximum", "the largest"), with their way.
+_EXTREME_OF = {
+    word: _EXTREME_WAYS[way]
+    for way, words in (("maximum", ("maximum", "larg", "great")), ("minimum", ("minimum", "small")))
+    for word in words
+}
 
 
 def _opposite_extremes(words: frozenset[str], asked: frozenset[str]) -> bool:
@@ -916,6 +927,9 @@ def asked_names(
 
 
 _THE = re.compile(r"(?i)the\s")
+#: A name said with an indefinite article, or as one of several: a kind of thing ("a real
+#: number") or one value of several ("one possible value", "another value"), not the value.
+_A_KIND = re.compile(r"(?i)\s*(?:an?|one|another)\s")
 #: A participle standing alone for a name ("given", "shown", "known"): a verb, no name.
 _PARTICIPLE = re.compile(r"(?i)\s*[a-z]+(?:ed|en|wn)\s*")
 

@@ -185,6 +185,7 @@ def first_commitment(
             *_tuples(reading.claims, asked, paragraphs, problem),
             *(_intervals(reasoning) if _INTERVAL_GOLD.search(gold) else ()),
             *(_conclusions(reasoning, reading.claims, asked, problem) if asked.context else ()),
+            *(_superlatives(reasoning, gold, problem) if words and problem else ()),
         ],
         key=lambda c: (c.start, c.end),
     )
@@ -598,13 +599,15 @@ def _candidates(
             continue
         if kind == "open" and gold_lhs and claim.lhs and name_key(claim.lhs) == gold_lhs:
             kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
-        if kind == "open" and rate and _followed_by(reasoning, claim.end, rate):
+        if kind == "open" and rate and _in_rate(reasoning, claim, rate):
             kind = "asked"  # "... equals 4 inches per second" for "... in inches per second?"
         if kind == "open" and claim.start == concluded:
             kind = "answer"  # "Therefore, the profit is $78." ending an unboxed response
         if kind == "open" and claim.start in sums:
             kind = "asked"  # "Adding them up: 0 + 2 + 2 + 5 + 1 = 10" after each p_i(1)
         value = claim.value
+        if rate and (unit := _RATE_UNIT.search(value)):
+            value = value[: unit.start()]  # "4 inches/second": the number, in the asked rate
         if "," not in gold and "," in value:  # "273,375 / 703,125": thousands, not a tuple
             value = _THOUSANDS.sub("", value)
         if option and value.lower() == f"\\text{{{option}}}":
@@ -958,6 +961,20 @@ def asked_rate(problem: str | None) -> str | None:
     return " ".join(found.group(1).lower().split()) if found else None
 
 
+#: A rate written as the unit of a value: "4 inches/second", "3 miles per hour".
+_RATE_UNIT = re.compile(r"(?<=\d)\s*[A-Za-z]+\s*(?:/|\bper\b)\s*[A-Za-z]+\s*$")
+
+
+def _in_rate(text: str, claim: Claim, rate: str) -> bool:
+    """Whether ``claim`` states its value in the asked ``rate``, after it ("4 inches per
+    second") or as the value's own unit ("240 inches/minute ÷ 60 seconds/minute = 4
+    inches/second")."""
+    if _followed_by(text, claim.end, rate):
+        return True
+    stated = " ".join(claim.value.lower().replace("/", " per ").split())
+    return stated.endswith(f" {rate}")
+
+
 def _followed_by(text: str, at: int, unit: str) -> bool:
     """Whether ``unit`` follows position ``at`` of ``text`` (after spaces or ``\\text{``)."""
     after = re.sub(r"\\text\s*\{|\}", "", text[at : at + 3 * len(unit)]).lower()
@@ -1008,6 +1025,36 @@ def _conclusions(
             )
         )
     return out
+
+
+def _superlatives(reasoning: str, gold: str, problem: str) -> list[Claim]:
+    """The answer to "Which student has the greatest average speed?" said as its subject
+    with a superlative ("Evelyn has the greatest slope", "we find that Navin earns the
+    most"): the asked name, for a gold that is one capitalized word of the problem."""
+    word = _TEXT_GOLD.fullmatch(gold.strip())
+    if not (word and word[1][0].isupper() and _WHICH.search(problem)):
+        return []
+    name = re.escape(word[1])
+    said = re.compile(rf"\b{name}\b(?:[ \t]+[a-z]+){{1,2}}?[ \t]+the[ \t]+{_SUPERLATIVE}")
+    return [
+        Claim(
+            start=m.start(),
+            end=m.end(),
+            value_start=m.start(),
+            value=f"\\text{{{word[1]}}}",
+            names=(m[0],),
+            lhs=None,
+            flags=frozenset(("concluded",)),
+            sentence=(m.start(), m.end()),
+        )
+        for m in said.finditer(reasoning)
+    ]
+
+
+#: A question that asks which one of several: "Which student ...", "Who earns ...".
+_WHICH = re.compile(r"(?i)\b(?:which|who)\b")
+#: A superlative: "greatest", "the most", "fastest", "least".
+_SUPERLATIVE = r"(?:[a-z]+est|most|least|best|worst)\b"
 
 
 def _in_question(word: str, question: frozenset[str]) -> bool:
