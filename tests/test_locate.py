@@ -3820,3 +3820,44 @@ def test_gsm8k_conclusions_goals_and_labels(grader, problem, reasoning, gold, st
 )
 def test_kinds_rates_extremes_and_superlatives(grader, problem, reasoning, gold, step):
     assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("problem", "step"),
+    [
+        # held-out 53: for "how many slices are left?", "3 slices" is a count, not the rest
+        # ("Mark gets 1/4 of 12, which is 3 slices" is his share)
+        (
+            "Jenny has a pizza with 12 slices. She gives 1/3 to Bill and 1/4 to Mark and eats 2."
+            " How many slices are left?",
+            3,
+        ),
+        # twin: a question that asks no rest ("the remaining amount" is no count left)
+        (
+            "Jenny has a pizza with 12 slices. She gives 1/3 to Bill and 1/4 to Mark and eats 2."
+            " How many slices does Mark get, if the remaining amount is 3?",
+            1,
+        ),
+    ],
+)
+def test_a_count_by_its_unit_is_not_what_is_left(grader, problem, step):
+    reasoning = (
+        "Bill gets 1/3 of 12, which is 4 slices.\n\nMark gets 1/4 of 12, which is 3 slices.\n\n"
+        "So 4 + 3 + 2 = 9 slices are gone.\n\nSo, 12 - 9 = 3 slices remaining."
+    )
+    assert _first(reasoning, "3", grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("sentence", "names"),
+    [
+        # what is left of a counted unit is part of its name
+        ("There are 3 slices left.", ("number of slices left",)),
+        ("So she has 3 slices left over.", ("number of slices left over",)),
+        ("So, 12 - 9 = 3 slices remaining.", ("12 - 9", "number of slices remaining")),
+        # twin: a count with nothing after it
+        ("That gives 3 slices.", ("number of slices",)),
+    ],
+)
+def test_what_is_left_of_a_unit_is_named(sentence, names):
+    assert read(sentence).claims[-1].names[-len(names) :] == names

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache, wraps
 
 from lm_eval_thinkbench.locate.claims import Claim, has_letter, math_spans
@@ -214,6 +214,15 @@ _DEGREES.update({"least": "less", "bigger": "big", "biggest": "big", "maximal": 
                  "minimal": "minimum", "max": "maximum", "min": "minimum"})  # fmt: skip
 
 
+#: What a question asks is left of a count: "how many slices are left", "how many remain".
+_LEFT = frozenset(("left", "remain"))
+_ASKS_REST = re.compile(
+    r"(?i)\bhow\s+(?:many|much)\s+(?:[\w'-]+\s+){1,3}(?:(?:are|is|were|was|will\s+be|would\s+be)"
+    r"\s+(?:left|remaining)|remain|(?:[\w'-]+\s+){0,3}(?:have|has|had|get)\s+left)\b"
+)
+#: The name the reader gives a value by its unit alone ("3 slices": "number of slices", "3
+#: slices left": "number of slices left").
+_COUNTED_UNIT = re.compile(r"number of [\w' -]+")
 #: Words that count the same thing: "the number of arrangements" is "the number of ways".
 _SYNONYMS = {"arrangement": "way", "permutation": "way", "combination": "way"}
 
@@ -301,6 +310,9 @@ class Asked:
     #: ...", "How many integers $k$ ..."), so that "the number of n ... is 809" names the
     #: asked count however the trace qualifies its n.
     counted: frozenset[str] = frozenset()
+    #: Whether the question asks how many are left ("How many slices are left?", "... does
+    #: April have left over?"), so that a count by its unit alone is not the rest.
+    rest: bool = False
     #: What the methods marked :func:`_per_name` answered, by method and name: a trace gives
     #: the same few names in claim after claim and alias after alias, and each answer takes a
     #: dozen look-ups and regex passes.
@@ -333,6 +345,8 @@ class Asked:
             return True
         if spelled := _TEXT_NAME.fullmatch(name):  # "\text{Profit} = 93 - 15 = 78"
             name = spelled["words"]
+        if self.misses_rest(name):
+            return False
         words = content_words(name)
         if self.solutions and words == _SOLUTIONS:
             return True
@@ -380,6 +394,16 @@ class Asked:
             and not _opposite_extremes(specific, asked)
             and (total is None or total[1].lower() in asked)
             for asked in self.words
+        )
+
+    def misses_rest(self, name: str) -> bool:
+        """Whether ``name`` is a count by its unit alone ("3 slices": "number of slices") where
+        the question asks what is left ("how many slices are left?"): a count, not the rest
+        ("3 slices left" says it)."""
+        return (
+            self.rest
+            and _COUNTED_UNIT.fullmatch(name) is not None
+            and not _LEFT & content_words(name)
         )
 
     @_per_name
@@ -891,8 +915,9 @@ def asked_names(
     counted = frozenset(
         next(filter(None, m.groups())) for s in questions for m in _COUNTS_VARIABLE.finditer(s)
     )
+    rest = any(_ASKS_REST.search(s) for s in questions)
     asked = Asked(
-        frozenset(math), tuple(words), direct, context, indices, heads, solutions, counted
+        frozenset(math), tuple(words), direct, context, indices, heads, solutions, counted, rest
     )
     new_math: set[str] = set()
     new_words: set[frozenset[str]] = set()
@@ -921,9 +946,7 @@ def asked_names(
             new_math |= symbols
             new_words |= phrases
     words_all = (*asked.words, *(new_words - set(asked.words)))
-    return Asked(
-        asked.math | new_math, words_all, direct, context, indices, heads, solutions, counted
-    )
+    return replace(asked, math=asked.math | new_math, words=words_all)
 
 
 _THE = re.compile(r"(?i)the\s")

@@ -1782,6 +1782,8 @@ def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
 
 #: The plural noun after a prose value, possibly after up to three adjectives ("3 distinct
 #: ways", "8 possible integer values", "3 such two-digit prime numbers"), read whole.
+#: What is left of a counted unit, said after it: "3 slices left", "10 pots left over".
+_LEFT_AFTER = re.compile(r"(?i)[ \t]+(left(?:[ \t]+over)?|remaining)\b")
 _PLURAL_UNIT = re.compile(
     r"\s*((?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z][a-z-]{2,}(?<![s-])"
     r"\s+){0,3}[A-Za-z]{2,}s)\b"
@@ -1823,6 +1825,8 @@ def _mentions(
                 units.append("dollars")
             if not units:
                 continue
+            if rest := _LEFT_AFTER.match(text, m.end("unit")):  # "3 slices left over"
+                units[0] += f" {' '.join(rest[1].lower().split())}"
             state.claims.append(
                 Claim(
                     start=m.start(),
@@ -1887,7 +1891,11 @@ def _add(
         names.append(after)
     noun = unit.split()[-1] if unit else None
     if unit and noun and noun.lower() not in _NOT_UNITS:
-        names.append(f"number of {noun}")  # "11 integers": the number of integers
+        # "3 slices left", "3 slices remaining": what is left of them, said after the unit
+        at = text.find(noun, value_start)
+        rest = _LEFT_AFTER.match(text, at + len(noun)) if at >= 0 else None
+        left = f" {' '.join(rest[1].lower().split())}" if rest else ""
+        names.append(f"number of {noun}{left}")  # "11 integers": the number of integers
         if unit != noun:  # "3 such two-digit prime numbers": a number of two-digit primes
             names.append(f"number of {unit}")
     lhs = None

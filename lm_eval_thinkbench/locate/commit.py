@@ -1129,7 +1129,7 @@ def _described(names: Sequence[str], asked: Asked) -> bool:
     words: every word of one of its asked names among them, and no specific word the question
     lacks ("Fraction of math books = number of math books / total remaining books" for "What
     fraction of the books remaining on the three shelves are math books?")."""
-    words = frozenset().union(*(content_words(n) for n in names))
+    words = frozenset().union(*(content_words(n) for n in names if not asked.misses_rest(n)))
     if not words:
         return False
     question = asked.context.union(*asked.words)
