@@ -5,7 +5,7 @@ from support.data import r1_reasonings
 
 from lm_eval_thinkbench.locate.asked import name_key
 from lm_eval_thinkbench.locate.claims import pending_operation, read
-from lm_eval_thinkbench.locate.commit import as_column
+from lm_eval_thinkbench.locate.commit import as_column, without_unit
 from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import split_separator
@@ -3861,3 +3861,20 @@ def test_a_count_by_its_unit_is_not_what_is_left(grader, problem, step):
 )
 def test_what_is_left_of_a_unit_is_named(sentence, names):
     assert read(sentence).claims[-1].names[-len(names) :] == names
+
+
+@pytest.mark.parametrize(
+    ("value", "gold", "stated"),
+    [
+        # held-out 55 (Minerva): a unit in plain text after a number, for a plain-number gold
+        ("84.01 g/mol", "84.01", "84.01"),
+        ("700°C", "700", "700"),
+        ("0.00001 radians", "0.00001", "0.00001"),
+        # twins: a letter right after a number is a variable; a gold with a unit keeps it
+        ("2m", "2", "2m"),
+        ("3 g", "3", "3 g"),
+        ("84.01 g/mol", "84.01 \\text{ g/mol}", "84.01 g/mol"),
+    ],
+)
+def test_a_plain_unit_after_a_number(value, gold, stated):
+    assert without_unit(value, gold) == stated

@@ -605,7 +605,7 @@ def _candidates(
             kind = "answer"  # "Therefore, the profit is $78." ending an unboxed response
         if kind == "open" and claim.start in sums:
             kind = "asked"  # "Adding them up: 0 + 2 + 2 + 5 + 1 = 10" after each p_i(1)
-        value = claim.value
+        value = without_unit(claim.value, gold)
         if rate and (unit := _RATE_UNIT.search(value)):
             value = value[: unit.start()]  # "4 inches/second": the number, in the asked rate
         if "," not in gold and "," in value:  # "273,375 / 703,125": thousands, not a tuple
@@ -1324,6 +1324,14 @@ def as_column(value: str, rows: int) -> str:
 _RADICAL = re.compile(r"[-+]\s*(?:\\sqrt|√|sqrt)")
 
 
+def without_unit(value: str, gold: str) -> str:
+    """``value`` without a unit in plain text after its number ("84.01 g/mol", "700°C"), when
+    the gold is a plain number: the number it states."""
+    if _GOLD_NUMBER.fullmatch(gold) and (unit := _NUMBER_AND_UNIT.fullmatch(value)):
+        return unit[1]
+    return value
+
+
 def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
     """Whether ``value`` is written as a result, not as a computation still to be done: no
     more atoms than the gold has (a leading ``x =`` aside), no operation between numbers
@@ -1337,6 +1345,7 @@ def evaluated(value: str, gold: str, gold_atoms: int) -> bool:
     if "10^" not in gold and "\\text" not in gold:
         # "6 \\times 10^{-3} \\text{ m/s²}" is one number and its unit, for 0.006
         value = _TRAILING_UNIT.sub("", _SCIENTIFIC.sub(r"\1", value))
+        value = without_unit(value, gold)
     if atoms(value) > max(gold_atoms, 1) and not _simplified_formula(value, gold):
         return False
     if perfect_root(value) and not perfect_root(gold):
@@ -1360,6 +1369,15 @@ _SCIENTIFIC = re.compile(
 )
 _TRAILING_UNIT = re.compile(
     r"(?<!\s)\s*+(?:\\(?:text|mathrm)\s*+\{[^{}]*+\}|[LMR]_\{?\\odot\}?)\s*+$"
+)
+#: A plain number, and a number with a unit written in plain text ("84.01 g/mol", "700°C",
+#: "0.00001 radians"), which states that number when the gold is a plain number
+#: (:func:`without_unit`); a letter right after a number is a variable ("2m", "3g"), and so is
+#: one letter alone.
+_GOLD_NUMBER = re.compile(r"\s*-?\d[\d,]*(?:\.\d+)?\s*")
+_NUMBER_AND_UNIT = re.compile(
+    r"\s*(-?\d[\d,]*(?:\.\d+)?)(?:\s*°\s*[CFK]?|\s+[A-Za-zμΩÅ]{1,8}\s*/\s*[A-Za-zμ]{1,5}"
+    r"|\s+[A-Za-zμΩÅ]{2,8})\s*"
 )
 #: A fraction of two whole numbers, maybe negative (``-\\frac{1}{5}``, ``3/8``).
 _PLAIN_FRACTION = re.compile(r"\s*-?\s*(?:\\[dt]?frac\{\d+\}\{\d+\}|\d+\s*/\s*\d+)\s*")
