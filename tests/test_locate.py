@@ -3878,3 +3878,24 @@ def test_what_is_left_of_a_unit_is_named(sentence, names):
 )
 def test_a_plain_unit_after_a_number(value, gold, stated):
     assert without_unit(value, gold) == stated
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        # held-out 56: "six times Sam's age" is a product, no count of six times
+        ("I think it means that Ruby's age is six times Sam's age.", []),
+        # twin: a count of times that ends the clause
+        ("There are six ways.", [("6", ("number of ways",))]),
+        # "has to" is no verb that cuts the subject: "the number of instructions Kelian has to
+        # read", not "to read"
+        (
+            "So, the total number of instructions Kelian has to read is 60.",
+            [("60", ("the total number of instructions Kelian has to read",))],
+        ),
+        # twin: "has" itself still cuts ("we have the total")
+        ("So we have the total is 60.", [("60", ("the total",))]),
+    ],
+)
+def test_times_and_has_to_in_prose(sentence, claims):
+    assert [(c.value, c.names) for c in read(sentence).claims] == claims

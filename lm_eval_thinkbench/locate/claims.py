@@ -316,10 +316,12 @@ _LEAD = re.compile(
     r"|so\s+that|we\s+have|i\s+have|we\s+get|i\s+get|we\s+find|i\s+find|we\s+know|i\s+know"
     r"|we\s+see|i\s+see|we\s+can\s+see|i\s+can\s+see|the\s+result|result)\b)+"
 )
-#: A subject is cut after the last of these: "it seems that [the maximum value]".
+#: A subject is cut after the last of these: "it seems that [the maximum value]" ("has to" is
+#: no verb of its own: "the number of pages she has to read").
 _SUBJECT_CUT = re.compile(
     r"(?i).*\b(?:that|so|then|thus|therefore|hence|means|shows|showing|confirms|find|found"
-    r"|know|see|conclude|concluded|get|got|have|has|had|compute|computed|calculate|calculated"
+    r"|know|see|conclude|concluded|get|got|(?:have|has|had)(?!\s+to\b)|compute|computed"
+    r"|calculate|calculated"
     r"|need|want|gives|give|because|since|if|when|wait)\b"
 )
 _SUBJECT_CUT_FOLDED = _twin(_SUBJECT_CUT)
@@ -2140,11 +2142,12 @@ _BARE_COUNT = re.compile(
     r"(?i)\s*(?:(?:exactly|only|just)\s+)?(?P<count>one|" + "|".join(COUNT_WORDS) + r")[.!;]?\s*"
 )
 _BARE_COUNTS = {"one": "1", **COUNT_WORDS}
-#: A count in words and the plural noun it counts, with up to two adjectives.
+#: A count in words and the plural noun it counts, with up to two adjectives ("six times" only
+#: where the clause ends: "six times Sam's age" is a product).
 _COUNT_WORD = re.compile(
     r"(?i)\s*(?:(?:exactly|only|just)\s+)?(?P<count>" + "|".join(COUNT_WORDS) + r")\s+"
     r"(?P<unit>(?:(?!(?:more|fewer|less|times|of|and|or)\b)[a-z][a-z-]{2,}(?<![s-])\s+){0,2}"
-    r"(?:[A-Za-z]-)?[A-Za-z]{2,}s)\b"
+    r"(?:[A-Za-z]-)?(?!times\b(?!\s*(?:[.,;:!?)]|$)))[A-Za-z]{2,}s)\b"
 )
 #: A plural noun after a math value: "$12$ pairs".
 _MATH_UNIT = re.compile(r"[\s)$\\]*([A-Za-z]{2,}s)\b")
