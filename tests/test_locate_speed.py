@@ -32,7 +32,7 @@ class StringGrader:
 #: word by itself): what :data:`claims._PROSE_PHRASES` finds.
 _PHRASES_AS_WRITTEN = (
     r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
-    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|,\s*resulting\s+in\b|=|≡|≈"
+    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|,\s*resulting\s+in\b|=(?!>)|≡|≈"
     r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals"
     r"|(?:should|would|must|will)\s+(?:(?:indeed|also|still|actually|then|therefore|thus|now|just"
     r"|really)\s+)?be|has\s+to\s+be|could\s+be|might\s+be|can\s+be|is\s+written\s+as|is|are|was"

@@ -771,11 +771,14 @@ _EXTREME_WAYS = {
     "minimum": frozenset(("small", "minimum", "less", "few")),
 }
 #: An extremum in so many words: "maximum", "the largest" (not "larger").
-_EXTREME_WORD = re.compile(r"(?i)\b(?:maximum|minimum|largest|greatest|smallest)\b")
+_EXTREME_WORD = re.compile(r"(?i)\b(?:maximum|minimum|maximal|minimal|largest|greatest|smallest)\b")
 #: The words that name an extremum alone ("the maximum", "the largest"), with their way.
 _EXTREME_OF = {
     word: _EXTREME_WAYS[way]
-    for way, words in (("maximum", ("maximum", "larg", "great")), ("minimum", ("minimum", "small")))
+    for way, words in (
+        ("maximum", ("maximum", "maximal", "larg", "great")),
+        ("minimum", ("minimum", "minimal", "small")),
+    )
     for word in words
 }
 

@@ -30,7 +30,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
-from math import isqrt
+from math import gcd, isqrt
 from operator import itemgetter
 
 from lm_eval_thinkbench.math.extract import all_boxed
@@ -208,7 +208,7 @@ _ROUGHLY_WORDS = r"approximately|roughly|about|around|nearly"
 #: Links after a comma: ", which is", ", i.e.", ", resulting in".
 _AFTER_COMMA = rf"\b{_WHICH_LINK}\b|i\.e\.,?|resulting\s+in\b"
 _PROSE_PHRASES = (
-    r"(?P<link>(?:,\s*(?:" + _AFTER_COMMA + r")|\s+\b" + _WHICH_LINK + r"\b|=|≡|≈"
+    r"(?P<link>(?:,\s*(?:" + _AFTER_COMMA + r")|\s+\b" + _WHICH_LINK + r"\b|=(?!>)|≡|≈"
     r"|\b" + _by_first_letter(_LINK_WORDS) + r"\b"
     r"|['’](?:(?<=\bthat.)|(?<=\bit.)|(?<=\bwhat.)|(?<=\bwhich.)|(?<=\bthere.)|(?<=\bhere.))s\b)"
     r"(?:\s+(?:just|simply|exactly|indeed|actually|still|also|now|precisely|clearly|again"
@@ -433,12 +433,14 @@ def read(
     _mark_enumerations(text, state.claims)
     _mark_alternative_lines(text, state.claims)
     _loose_boxes(text, state.claims, cut)
+    _bare_conclusions(text, state.claims, cut)
     _remainders(text, state.claims, cut)
     _cases(text, state.claims)
     if words:
         _shapes(text, state.claims, cut, words)
     _announced_checks(text, state.claims, state.folded)
     _announced_cases(text, state.claims)
+    _announced_roots(text, state.claims)
     return Reading(state.claims, state.aliases)
 
 
@@ -509,6 +511,39 @@ def _announced_cases(text: str, claims: list[Claim]) -> None:
         if not _CASE_ANNOUNCED.fullmatch(text, begin, brk.start()):
             continue
         _flag_paragraph_after(text, brk, claims, "hypothesis")
+
+
+def _announced_roots(text: str, claims: list[Claim]) -> None:
+    """The short lines after a paragraph that announces the roots of each factor and ends
+    with a colon ("Setting each factor equal to zero gives me the possible solutions:", then
+    "x + 2 = 0 => x = -2", "x - 1 = 0 => x = 1") are candidates, not yet the answer: a
+    hypothesis each, until the trace picks one."""
+    if ":" not in text or "factor" not in text:
+        return
+    for brk in _BLANK_LINE.finditer(text):
+        if text[brk.start() - 1 : brk.start()] != ":":
+            continue
+        begin = text.rfind("\n\n", 0, brk.start())
+        if not _ROOTS_ANNOUNCED.search(text, 0 if begin < 0 else begin, brk.start()):
+            continue
+        at = brk.end()
+        while at < len(text):
+            stop = text.find("\n\n", at)
+            stop = len(text) if stop < 0 else stop
+            if stop - at > 60:
+                break  # the list of roots ends where the prose resumes
+            for i, claim in enumerate(claims):
+                if at <= claim.start < stop:
+                    claims[i] = _with(claim, "hypothesis")
+            at = stop
+            while at < len(text) and text[at].isspace():
+                at += 1
+
+
+#: A paragraph that announces the roots of each factor of a product set to zero.
+_ROOTS_ANNOUNCED = re.compile(
+    r"(?i)\bset(?:ting)?\s+each\s+factor\s+(?:equal\s+)?to\s+(?:zero|0)\b"
+)
 
 
 #: A shape named by a verb that links nothing else ("the polar equation represents a
@@ -714,6 +749,56 @@ def _loose_boxes(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]])
         loose.append(Claim(start, end, start, value, (), None, flags_of[sentence], sentence))
     if loose:
         claims[:] = sorted([*claims, *loose], key=lambda c: (c.start, c.end))
+
+
+#: A sentence that is a conclusion word and a value, nothing else: "So, 7i - 2.", "So putting
+#: it all together, 6 + 9i.", "Therefore, \\(x = 3\\)." is read by the chains already. The value is
+#: a short run of numbers, ``i``, ``π``, roots and operations, or one inline math span.
+_BARE_CONCLUSION = re.compile(
+    r"(?i)[\s*>#-]*(?:so|thus|therefore|hence)\b,?\s*"
+    r"(?:(?:putting\s+it\s+(?:all\s+)?together|in\s+total|altogether|overall|finally"
+    r"|in\s+the\s+end)\s*,?\s*)?"
+    r"(?P<value>\$[^$]{1,40}\$|\\\((?:(?!\\\)).){1,40}\\\)"
+    r"|[-−]?\s*(?=[\d.]*\d|i\b|π|√)[\d.,iπ√()+\-−*/^ ]{1,30}?)\s*[.!]?\s*"
+)
+
+
+def _bare_conclusions(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) -> None:
+    """Sentences that state a value after a conclusion word and nothing else (see
+    :data:`_BARE_CONCLUSION`) and where no chain was read: a claim with no name (the value of
+    what the model was computing), which the rules weigh like an unnamed chain. Kept in order
+    of position."""
+    read_in = {c.sentence for c in claims}
+    bare = []
+    for start, end in cut:
+        if end - start > 80 or (start, end) in read_in or not _CONCLUSION_START.match(text, start):
+            continue
+        found = _BARE_CONCLUSION.fullmatch(text, start, end)
+        if found is None:
+            continue
+        value = _clean(found["value"].strip("$").removeprefix("\\(").removesuffix("\\)"))
+        if not value or "=" in value or _unreduced(value):
+            continue  # "So, \\(\\frac{550}{4}\\)": a fraction still to reduce
+        at = found.start("value")
+        bare.append(Claim(at, found.end("value"), at, value, (), None, frozenset(), (start, end)))
+    if bare:
+        claims[:] = sorted([*claims, *bare], key=lambda c: (c.start, c.end))
+
+
+def _unreduced(value: str) -> bool:
+    """Whether ``value`` is a fraction of whole numbers not in lowest terms (``\\frac{550}{4}``,
+    ``6/8``)."""
+    found = _WHOLE_FRACTION.fullmatch(value)
+    if found is None:
+        return False
+    return gcd(int(found["n1"] or found["n2"]), int(found["d1"] or found["d2"])) > 1
+
+
+_WHOLE_FRACTION = re.compile(
+    r"\s*-?\s*(?:\\[dt]?frac\{(?P<n1>\d+)\}\{(?P<d1>\d+)\}|(?P<n2>\d+)\s*/\s*(?P<d2>\d+))\s*"
+)
+#: Where a bare conclusion can start (a quick test before the full pattern).
+_CONCLUSION_START = re.compile(r"(?i)[\s*>#-]*(?:so|thus|therefore|hence)\b")
 
 
 def _union(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:

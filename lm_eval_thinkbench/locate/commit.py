@@ -554,6 +554,8 @@ def _candidates(
     openers: list[_Opener] = []
     plugged = _plugged(claims)
     rate = asked_rate(problem)
+    in_base = _BASE_GOLD.fullmatch(gold)
+    base = in_base[1] if in_base else None  # 52_8: a value "in base 8"
     known = _known_premises(reasoning, claims, _facts(claims))
     sums = _sums_of_asked_terms(claims, asked)
     inverse = _inverse_asked(asked)
@@ -606,6 +608,9 @@ def _candidates(
         if kind == "open" and claim.start in sums:
             kind = "asked"  # "Adding them up: 0 + 2 + 2 + 5 + 1 = 10" after each p_i(1)
         value = without_unit(claim.value, gold)
+        if base and _followed_by(reasoning, claim.end, f"in base {base}"):
+            value = f"{value}_{base}"  # "that gives us 52 in base 8" for 52_8: the asked form
+            kind = "asked" if kind == "open" else kind
         if rate and (unit := _RATE_UNIT.search(value)):
             value = value[: unit.start()]  # "4 inches/second": the number, in the asked rate
         if "," not in gold and "," in value:  # "273,375 / 703,125": thousands, not a tuple
@@ -949,6 +954,8 @@ _LABELED_COMPUTATION = re.compile(
 )
 
 
+#: A gold written in a base: ``52_8``, ``1011_{2}`` (the base as the group).
+_BASE_GOLD = re.compile(r"\s*[0-9A-Za-z]+_\{?(\d+)\}?\s*")
 #: The rate a question asks its answer in: "What is the bicycle's speed expressed in inches
 #: per second?" A value stated in that rate is the asked one; a plain unit ("in inches") is
 #: not told apart so, as intermediates have it too.
