@@ -3952,3 +3952,17 @@ def test_bare_conclusions_and_arrows(sentence, claims):
 )
 def test_minimal_bases_and_roots(grader, problem, reasoning, gold, step):
     assert _first(reasoning, gold, grader, problem).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        # held-out 58 (DeepSeek-R1): a modal and "equal" link like a modal and "be"
+        ("Therefore, x should equal 2.", [("2", ("x",))]),
+        ("So x must equal 5.", [("5", ("x",))]),
+        # twin: "equally" is no link
+        ("The sum should equally be split.", []),
+    ],
+)
+def test_a_modal_and_equal_is_a_link(sentence, claims):
+    assert [(c.value, c.names) for c in read(sentence).claims] == claims

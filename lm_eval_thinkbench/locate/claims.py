@@ -168,6 +168,7 @@ _MODAL_ADVERB = r"(?:(?:indeed|also|still|actually|then|therefore|thus|now|just|
 _LINK_WORDS = (
     _WHICH_LINK, r"is\s+equal\s+to", r"are\s+equal\s+to", "equals",
     *(rf"{modal}\s+{_MODAL_ADVERB}be" for modal in ("should", "would", "must", "will")),
+    *(rf"{modal}\s+{_MODAL_ADVERB}equal\b" for modal in ("should", "would", "must", "will")),
     r"has\s+to\s+be", r"could\s+be", r"might\s+be", r"can\s+be", r"is\s+written\s+as", "is",
     "are", "was", "were",
     "becomes", "become", r"totall?ing", r"for\s+a\s+total\s+of", r"simplifies\s+to",
