@@ -51,9 +51,9 @@ _EXCLUDED = re.compile(
     rf"(?:[a-z]\s*=\s*)?(?P<first>{_BOUND})(?P<rest>(?:\s*(?:,|and|or)\s*(?:[a-z]\s*=\s*)?{_BOUND})*)"
 )
 _DELIMITERS = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$")
-#: An interval written out in a sentence: "for x in the interval [-2, 7]".
+#: An interval written out in a sentence: "for x in the interval [-2, 7]", "so λ ∈ (3,4]".
 _LITERAL = re.compile(
-    rf"\b(?:in|is|be|interval|set|domain|range)\s*:?\s*(?:the\s+(?:interval|set)\s+)?"
+    rf"(?:\b(?:in|is|be|interval|set|domain|range)|∈)\s*:?\s*(?:the\s+(?:interval|set)\s+)?"
     rf"(?P<iv>(?:\\left)?[(\[]\s*{_BOUND}\s*,\s*{_BOUND}\s*(?:\\right)?[)\]]"
     rf"(?:\s*(?:\\cup|∪)\s*(?:\\left)?[(\[]\s*{_BOUND}\s*,\s*{_BOUND}\s*(?:\\right)?[)\]])*)"
 )
