@@ -3748,15 +3748,6 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "16",
             2,
         ),
-    ],
-)
-def test_gsm8k_conclusions_goals_and_labels(grader, problem, reasoning, gold, step):
-    assert _first(reasoning, gold, grader, problem).step_index == step
-
-
-@pytest.mark.parametrize(
-    ("problem", "reasoning", "gold", "step"),
-    [
         # held-out 51 (R1-Distill-Qwen-14B and short Sky-T1 on MATH-500). A kind said with "a"
         # is no value ("1 is a real number"), nor is one value of several ("one possible value
         # is 1", before the other cases)
@@ -3818,9 +3809,35 @@ def test_gsm8k_conclusions_goals_and_labels(grader, problem, reasoning, gold, st
             "\\text{Evelyn}",
             2,
         ),
+        # "minimal" names the asked "smallest"
+        (
+            "Let $a$ be a positive real number such that all the roots of $x^3 + ax^2 + ax + 1 ="
+            " 0$ are real. Find the smallest possible value of $a.$",
+            "So a ≥ 3 or a ≤ -1.\n\nSince a is positive, the minimal value of a is 3.\n\nCheck"
+            " a = 3: (x + 1)^3 = 0, all roots real.\n\nSo yes, 3.",
+            "3",
+            1,
+        ),
+        # a value "in base 8" for a gold in base 8
+        (
+            "Find the product of $6_8 \\cdot 7_8.$ Express your answer in base $8.$",
+            "6 * 7 = 42 in base 10.\n\nReading the remainders from last to first, that gives"
+            " us 52 in base 8.\n\nCheck: 5*8 + 2 = 42.\n\nSo the answer is $52_8$.",
+            "52_8",
+            1,
+        ),
+        # the roots of each factor are candidates until one is picked
+        (
+            "What is the smallest number which is one less than twice its reciprocal?",
+            "So (x + 2)(x - 1) = 0.\n\nSetting each factor equal to zero gives me the possible"
+            " solutions:\n\nx + 2 = 0 => x = -2\n\nx - 1 = 0 => x = 1\n\nBoth satisfy the"
+            " equation, and -2 < 1, so the smallest number is -2.",
+            "-2",
+            4,
+        ),
     ],
 )
-def test_kinds_rates_extremes_and_superlatives(grader, problem, reasoning, gold, step):
+def test_held_out_readings(grader, problem, reasoning, gold, step):
     assert _first(reasoning, gold, grader, problem).step_index == step
 
 
@@ -3897,15 +3914,6 @@ def test_a_plain_unit_after_a_number(value, gold, stated):
         ),
         # twin: "has" itself still cuts ("we have the total")
         ("So we have the total is 60.", [("60", ("the total",))]),
-    ],
-)
-def test_times_and_has_to_in_prose(sentence, claims):
-    assert [(c.value, c.names) for c in read(sentence).claims] == claims
-
-
-@pytest.mark.parametrize(
-    ("sentence", "claims"),
-    [
         # held-out 57 (DeepSeek-R1 on MATH-500): a conclusion word and a value, nothing else
         ("So, 7i - 2.", [("7i - 2", ())]),
         ("So putting it all together, 6 + 9i.", [("6 + 9i", ())]),
@@ -3915,50 +3923,6 @@ def test_times_and_has_to_in_prose(sentence, claims):
         ("So, that is fine.", []),
         # "=>" is an arrow, not "=" and ">"
         ("Therefore, 5 - x = 0 => x = 5.", [("0", ("5 - x",)), ("5", ("x",))]),
-    ],
-)
-def test_bare_conclusions_and_arrows(sentence, claims):
-    assert [(c.value, c.names) for c in read(sentence).claims] == claims
-
-
-@pytest.mark.parametrize(
-    ("problem", "reasoning", "gold", "step"),
-    [
-        # "minimal" names the asked "smallest"
-        (
-            "Let $a$ be a positive real number such that all the roots of $x^3 + ax^2 + ax + 1 ="
-            " 0$ are real. Find the smallest possible value of $a.$",
-            "So a ≥ 3 or a ≤ -1.\n\nSince a is positive, the minimal value of a is 3.\n\nCheck"
-            " a = 3: (x + 1)^3 = 0, all roots real.\n\nSo yes, 3.",
-            "3",
-            1,
-        ),
-        # a value "in base 8" for a gold in base 8
-        (
-            "Find the product of $6_8 \\cdot 7_8.$ Express your answer in base $8.$",
-            "6 * 7 = 42 in base 10.\n\nReading the remainders from last to first, that gives"
-            " us 52 in base 8.\n\nCheck: 5*8 + 2 = 42.\n\nSo the answer is $52_8$.",
-            "52_8",
-            1,
-        ),
-        # the roots of each factor are candidates until one is picked
-        (
-            "What is the smallest number which is one less than twice its reciprocal?",
-            "So (x + 2)(x - 1) = 0.\n\nSetting each factor equal to zero gives me the possible"
-            " solutions:\n\nx + 2 = 0 => x = -2\n\nx - 1 = 0 => x = 1\n\nBoth satisfy the"
-            " equation, and -2 < 1, so the smallest number is -2.",
-            "-2",
-            4,
-        ),
-    ],
-)
-def test_minimal_bases_and_roots(grader, problem, reasoning, gold, step):
-    assert _first(reasoning, gold, grader, problem).step_index == step
-
-
-@pytest.mark.parametrize(
-    ("sentence", "claims"),
-    [
         # held-out 58 (DeepSeek-R1): a modal and "equal" link like a modal and "be"
         ("Therefore, x should equal 2.", [("2", ("x",))]),
         ("So x must equal 5.", [("5", ("x",))]),
@@ -3966,5 +3930,5 @@ def test_minimal_bases_and_roots(grader, problem, reasoning, gold, step):
         ("The sum should equally be split.", []),
     ],
 )
-def test_a_modal_and_equal_is_a_link(sentence, claims):
+def test_sentences_read_as_claims(sentence, claims):
     assert [(c.value, c.names) for c in read(sentence).claims] == claims
