@@ -3932,3 +3932,20 @@ def test_a_plain_unit_after_a_number(value, gold, stated):
 )
 def test_sentences_read_as_claims(sentence, claims):
     assert [(c.value, c.names) for c in read(sentence).claims] == claims
+
+
+@pytest.mark.parametrize(
+    ("opening", "hypothesis"),
+    [
+        # held-out 58 (DeepSeek-R1): a paragraph that opens a case holds that case's result, a
+        # hypothesis until the cases are compared
+        ("Starting with the first case: 5x - 1 = x + 3.", True),
+        ("Case 2: -(5x - 1) = x + 3.", True),
+        # twin: the same equation with no case opened
+        ("Solving 5x - 1 = x + 3.", False),
+    ],
+)
+def test_a_case_paragraph_holds_a_hypothesis(opening, hypothesis):
+    text = f"The equation splits in two.\n\n{opening} So 4x = 4, and x = 1."
+    last = read(text).claims[-1]
+    assert (last.value, "hypothesis" in last.flags) == ("1", hypothesis)

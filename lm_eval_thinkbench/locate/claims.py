@@ -442,6 +442,7 @@ def read(
     _announced_checks(text, state.claims, state.folded)
     _announced_cases(text, state.claims)
     _announced_roots(text, state.claims)
+    _case_paragraphs(text, state.claims)
     return Reading(state.claims, state.aliases)
 
 
@@ -541,6 +542,27 @@ def _announced_roots(text: str, claims: list[Claim]) -> None:
                 at += 1
 
 
+def _case_paragraphs(text: str, claims: list[Claim]) -> None:
+    """The claims of a paragraph that opens a case ("Starting with the first case: 5x - 1 = x
+    + 3 ... x = 1", "Case 2: ...") are that case's result: a hypothesis, as the case is, until
+    the trace compares the cases."""
+    if "case" not in text and "Case" not in text:
+        return
+    for m in _CASE_OPENING.finditer(text):
+        stop = text.find("\n\n", m.end())
+        stop = len(text) if stop < 0 else stop
+        for i, claim in enumerate(claims):
+            if m.start() <= claim.start < stop:
+                claims[i] = _with(claim, "hypothesis")
+
+
+#: A paragraph that opens a case: "Starting with the first case:", "Case 1:", "For the second
+#: case, ...".
+_CASE_OPENING = re.compile(
+    r"(?im)(?:\A|(?<=\n\n))[ \t*#>-]*(?:\*\*)?"
+    r"(?:(?:starting\s+with|for|in|now,?\s+(?:for|moving\s+on\s+to))\s+)?"
+    r"(?:the\s+)?(?:(?:first|second|third|fourth|other|next)\s+case\b|case\s+\d)"
+)
 #: A paragraph that announces the roots of each factor of a product set to zero.
 _ROOTS_ANNOUNCED = re.compile(
     r"(?i)\bset(?:ting)?\s+each\s+factor\s+(?:equal\s+)?to\s+(?:zero|0)\b"
