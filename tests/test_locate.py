@@ -3949,3 +3949,21 @@ def test_a_case_paragraph_holds_a_hypothesis(opening, hypothesis):
     text = f"The equation splits in two.\n\n{opening} So 4x = 4, and x = 1."
     last = read(text).claims[-1]
     assert (last.value, "hypothesis" in last.flags) == ("1", hypothesis)
+
+
+@pytest.mark.parametrize(
+    ("answer", "question"),
+    [
+        # held-out 59 (DeepSeek-R1): a question the next sentence answers yes at once states
+        # its value
+        ("That seems right.", False),
+        ("Yes, that matches.", False),
+        # twins: a check follows, or the agreement turns ("Right, but wait")
+        ("Let me check.", True),
+        ("Right, but wait, the degrees differ.", True),
+    ],
+)
+def test_a_question_answered_yes_at_once(answer, question):
+    text = f"So, does that mean the horizontal asymptote is at y = 4/3? {answer}"
+    last = read(text).claims[-1]
+    assert (last.value, "question" in last.flags) == ("4/3", question)

@@ -443,6 +443,7 @@ def read(
     _announced_cases(text, state.claims)
     _announced_roots(text, state.claims)
     _case_paragraphs(text, state.claims)
+    _affirmed_questions(text, state.claims)
     return Reading(state.claims, state.aliases)
 
 
@@ -556,6 +557,25 @@ def _case_paragraphs(text: str, claims: list[Claim]) -> None:
                 claims[i] = _with(claim, "hypothesis")
 
 
+def _affirmed_questions(text: str, claims: list[Claim]) -> None:
+    """A question the next sentence answers yes at once ("So is the volume 65 cubic units?
+    That seems straightforward.", "So, 4 days? Yes, that adds up.") states its value: the
+    model asks itself and agrees, with no check in between."""
+    if "?" not in text:
+        return
+    for i, claim in enumerate(claims):
+        if "question" not in claim.flags:
+            continue
+        end = claim.sentence[1]
+        if text[end - 1 : end] == "?" and _AFFIRMED.match(text, end):
+            claims[i] = replace(claim, flags=claim.flags - {"question"})
+
+
+#: A sentence that agrees with the question before it: "That seems right.", "Yes.", "Yep,".
+_AFFIRMED = re.compile(
+    r"(?i)[ \t]*(?:yes|yeah|yep|exactly|correct|right|that(?:'s|\s+is|\s+seems|\s+looks)"
+    r"\s+(?:right|correct|straightforward|it|good|fine))\b(?![^.!?\n]*\b(?:but|wait|check)\b)"
+)
 #: A paragraph that opens a case: "Starting with the first case:", "Case 1:", "For the second
 #: case, ...".
 _CASE_OPENING = re.compile(
