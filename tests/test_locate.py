@@ -3835,6 +3835,23 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "-2",
             4,
         ),
+        # held-out 62 (DeepSeek-R1): an "if" that recalls a formula's value stated before
+        # ("10^x equals 10000", then "if 10^x is 10000, then x should be 4") draws a consequence
+        (
+            "What is $x$ if $100^x = 10^x \\cdot 10000$?",
+            "So 10^x equals 10000.\n\nSo, if 10^x is 10000, then x should be 4.\n\nCheck: 10^4"
+            " = 10000.\n\nSo x = 4.",
+            "4",
+            1,
+        ),
+        # twin: the same "if" with nothing stated before it is a hypothesis
+        (
+            "What is $x$ if $100^x = 10^x \\cdot 10000$?",
+            "So 10^x is some power of ten.\n\nSo, if 10^x is 10000, then x should be 4.\n\n"
+            "Check: 10^4 = 10000.\n\nSo x = 4.",
+            "4",
+            3,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

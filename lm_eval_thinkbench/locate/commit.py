@@ -778,6 +778,9 @@ def _facts(claims: Sequence[Claim]) -> dict[str, int]:
             continue
         if claim.lhs:
             out.setdefault(f"{name_key(claim.lhs)}={name_key(claim.value)}", claim.start)
+        elif claim.names and not _PROSE_WORD.search(claim.names[0]):
+            # a formula set equal to a value: "So 10^x equals 10000."
+            out.setdefault(f"{name_key(claim.names[0])}={name_key(claim.value)}", claim.start)
         elif claim.names and (head := head_word(claim.names[0])):
             out.setdefault(f"@{head}={name_key(claim.value)}", claim.start)
     return out
@@ -794,8 +797,11 @@ def _known_premises(
     for claim in claims:
         if "premise" in claim.flags:
             at = facts.get(name_key(claim.condition or ""), claim.start)
-            if claim.names and not claim.lhs and (head := head_word(claim.names[0])):
-                at = min(at, facts.get(f"@{head}={name_key(claim.value)}", at))
+            if claim.names and not claim.lhs:
+                # "if 10^x is 10000" after "10^x equals 10000": the same relation in words
+                at = min(at, facts.get(f"{name_key(claim.names[0])}={name_key(claim.value)}", at))
+                if head := head_word(claim.names[0]):
+                    at = min(at, facts.get(f"@{head}={name_key(claim.value)}", at))
             premises[claim.sentence] = premises.get(claim.sentence, True) and at < claim.sentence[0]
     out = {}
     for sentence, known in premises.items():
