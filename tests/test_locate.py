@@ -272,6 +272,8 @@ def test_the_final_statement_names_the_asked_quantity(grader):
         ("for \\( x \\) in the interval \\([-2, 7]\\).", ["[-2, 7]"]),
         # held-out 59 (DeepSeek-R1): membership written with the symbol
         ("But since λ is in [0,4], so λ ∈ (3,4].", ["[0,4]", "(3,4]"]),
+        # held-out 63 (DeepSeek-R1): a union said in words
+        ("So the intervals are (0, 9) union (9, 36).", ["(0, 9) \\cup (9, 36)"]),
         ("\\( -2 \\le x \\le 7 \\)", ["[-2, 7]"]),
         ("The roots are 2 and 3.", []),
         # one bound alone is a ray; the second side of an "or" is no ray of its own

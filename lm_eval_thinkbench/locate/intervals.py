@@ -51,12 +51,15 @@ _EXCLUDED = re.compile(
     rf"(?:[a-z]\s*=\s*)?(?P<first>{_BOUND})(?P<rest>(?:\s*(?:,|and|or)\s*(?:[a-z]\s*=\s*)?{_BOUND})*)"
 )
 _DELIMITERS = re.compile(r"\\\(|\\\)|\\\[|\\\]|\$")
-#: An interval written out in a sentence: "for x in the interval [-2, 7]", "so λ ∈ (3,4]".
+#: An interval written out in a sentence: "for x in the interval [-2, 7]", "so λ ∈ (3,4]", "the
+#: intervals are (0, 9) union (9, 36)".
 _LITERAL = re.compile(
-    rf"(?:\b(?:in|is|be|interval|set|domain|range)|∈)\s*:?\s*(?:the\s+(?:interval|set)\s+)?"
+    rf"(?:\b(?:in|is|are|be|interval|set|domain|range)|∈)\s*:?\s*(?:the\s+(?:interval|set)\s+)?"
     rf"(?P<iv>(?:\\left)?[(\[]\s*{_BOUND}\s*,\s*{_BOUND}\s*(?:\\right)?[)\]]"
-    rf"(?:\s*(?:\\cup|∪)\s*(?:\\left)?[(\[]\s*{_BOUND}\s*,\s*{_BOUND}\s*(?:\\right)?[)\]])*)"
+    rf"(?:\s*(?:\\cup|∪|\bunion\b)\s*(?:\\left)?[(\[]\s*{_BOUND}\s*,\s*{_BOUND}\s*(?:\\right)?[)\]])*)"
 )
+#: A union said in words between two intervals: "(0, 9) union (9, 36)".
+_UNION_WORD = re.compile(r"\s*\bunion\b\s*")
 
 
 @dataclass(frozen=True)
@@ -78,7 +81,10 @@ def interval_statements(sentence: str) -> list[str]:
     for m in _DOUBLE.finditer(text):
         piece = _Piece(_bound(m["lo"]), _bound(m["hi"]), _closed(m["lop"]), _closed(m["hop"]))
         found.append(_with_exclusions([piece], text, m.end()))
-    found += [" ".join(m["iv"].split()) for m in _LITERAL.finditer(text)]
+    found += [
+        " ".join(_UNION_WORD.sub(lambda _: " \\cup ", m["iv"]).split())
+        for m in _LITERAL.finditer(text)
+    ]
     for m in _ONE_SIDE.finditer(text):
         if _JOINED.search(text, 0, m.start()):
             continue  # a side of "0 < x < 36" or the second side of "x < 2 or x > 3"
