@@ -3584,28 +3584,6 @@ def test_the_symbol_of_a_bare_asked_noun(grader, setup, step):
 
 
 @pytest.mark.parametrize(
-    ("setup", "step"),
-    [
-        # a symbol quoted with the sentence's stop inside the quotes (held-out 49: 'Let me
-        # denote the original price as "P."'): P is the asked price
-        ('Let me denote the original price as "P."', 1),
-        # twin: the same quoting for another quantity
-        ('Let me denote the discount as "P."', 3),
-    ],
-)
-def test_a_quoted_symbol_with_its_stop(grader, setup, step):
-    reasoning = (
-        f"{setup} Then 0.75 * P = 19.50.\n\nSo P = 19.50 / 0.75, which is 26.\n\n"
-        "Check: 25% of 26 is 6.50, and 26 - 6.50 = 19.50. Yes.\n\nSo the original price was $26."
-    )
-    problem = (
-        "Kyle bought a book for $19.50 with a 25% discount from the original price. What was "
-        "the original price of the book?"
-    )
-    assert _first(reasoning, "26", grader, problem).step_index == step
-
-
-@pytest.mark.parametrize(
     ("conclusion", "step"),
     [
         # a conclusion in the question's own words with no link word states the asked value
@@ -3852,6 +3830,26 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "So 10^x is some power of ten.\n\nSo, if 10^x is 10000, then x should be 4.\n\n"
             "Check: 10^4 = 10000.\n\nSo x = 4.",
             "4",
+            3,
+        ),
+        # held-out 49: a symbol quoted with the sentence's stop inside the quotes is the asked price
+        (
+            "Kyle bought a book for $19.50 with a 25% discount from the original price. What was "
+            "the original price of the book?",
+            'Let me denote the original price as "P." Then 0.75 * P = 19.50.\n\n'
+            "So P = 19.50 / 0.75, which is 26.\n\nCheck: 25% of 26 is 6.50, and 26 - 6.50 = 19.50."
+            " Yes.\n\nSo the original price was $26.",
+            "26",
+            1,
+        ),
+        # twin: the same quoting for another quantity
+        (
+            "Kyle bought a book for $19.50 with a 25% discount from the original price. What was "
+            "the original price of the book?",
+            'Let me denote the discount as "P." Then 0.75 * P = 19.50.\n\n'
+            "So P = 19.50 / 0.75, which is 26.\n\nCheck: 25% of 26 is 6.50, and 26 - 6.50 = 19.50."
+            " Yes.\n\nSo the original price was $26.",
+            "26",
             3,
         ),
     ],
