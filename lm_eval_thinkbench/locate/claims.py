@@ -460,14 +460,16 @@ _CHECK_STARTS = re.compile("(?=[lL])" + _CHECK_HEAD, re.IGNORECASE)
 _CHECK_STARTS_FOLDED = re.compile(r"let(?<!\wlet)" + _CHECK_HEAD.removeprefix(r"\blet"))
 
 
-def _flag_paragraph_after(text: str, brk: re.Match[str], claims: list[Claim], flag: str) -> None:
-    """Flag the claims of the paragraph that starts at the blank line ``brk``: what a
-    paragraph announces (a check, a case) is carried out in the next one."""
-    stop = text.find("\n\n", brk.end())
+def _flag_paragraph(text: str, start: int, claims: list[Claim], flag: str) -> int:
+    """Flag the claims from ``start`` to the end of its paragraph (what a paragraph announces,
+    a check or a case, is carried out in the next one; a case's paragraph holds its result),
+    and return where the paragraph ends."""
+    stop = text.find("\n\n", start)
     stop = len(text) if stop < 0 else stop
     for i, claim in enumerate(claims):
-        if brk.end() <= claim.start < stop:
+        if start <= claim.start < stop:
             claims[i] = _with(claim, flag)
+    return stop
 
 
 def _announced_checks(text: str, claims: list[Claim], folded: str | None) -> None:
@@ -489,7 +491,7 @@ def _announced_checks(text: str, claims: list[Claim], folded: str | None) -> Non
             continue  # no announcement starts in the window: the pattern cannot match there
         if not _CHECK_ANNOUNCED.search(text, window, brk.start()):
             continue
-        _flag_paragraph_after(text, brk, claims, "check")
+        _flag_paragraph(text, brk.end(), claims, "check")
 
 
 #: A paragraph that works out a case and ends by announcing its result: "If \\(\\omega = 1\\),
@@ -513,7 +515,7 @@ def _announced_cases(text: str, claims: list[Claim]) -> None:
         begin = 0 if begin < 0 else begin
         if not _CASE_ANNOUNCED.fullmatch(text, begin, brk.start()):
             continue
-        _flag_paragraph_after(text, brk, claims, "hypothesis")
+        _flag_paragraph(text, brk.end(), claims, "hypothesis")
 
 
 def _announced_roots(text: str, claims: list[Claim]) -> None:
@@ -531,14 +533,10 @@ def _announced_roots(text: str, claims: list[Claim]) -> None:
             continue
         at = brk.end()
         while at < len(text):
-            stop = text.find("\n\n", at)
-            stop = len(text) if stop < 0 else stop
-            if stop - at > 60:
+            end = text.find("\n\n", at)
+            if (len(text) if end < 0 else end) - at > 60:
                 break  # the list of roots ends where the prose resumes
-            for i, claim in enumerate(claims):
-                if at <= claim.start < stop:
-                    claims[i] = _with(claim, "hypothesis")
-            at = stop
+            at = _flag_paragraph(text, at, claims, "hypothesis")
             while at < len(text) and text[at].isspace():
                 at += 1
 
@@ -550,11 +548,7 @@ def _case_paragraphs(text: str, claims: list[Claim]) -> None:
     if "case" not in text and "Case" not in text:
         return
     for m in _CASE_OPENING.finditer(text):
-        stop = text.find("\n\n", m.end())
-        stop = len(text) if stop < 0 else stop
-        for i, claim in enumerate(claims):
-            if m.start() <= claim.start < stop:
-                claims[i] = _with(claim, "hypothesis")
+        _flag_paragraph(text, m.start(), claims, "hypothesis")
 
 
 def _affirmed_questions(text: str, claims: list[Claim]) -> None:
@@ -814,7 +808,7 @@ def _bare_conclusions(text: str, claims: list[Claim], cut: Sequence[tuple[int, i
     read_in = {c.sentence for c in claims}
     bare = []
     for start, end in cut:
-        if end - start > 80 or (start, end) in read_in or not _CONCLUSION_START.match(text, start):
+        if end - start > 80 or (start, end) in read_in:
             continue
         found = _BARE_CONCLUSION.fullmatch(text, start, end)
         if found is None:
@@ -831,17 +825,16 @@ def _bare_conclusions(text: str, claims: list[Claim], cut: Sequence[tuple[int, i
 def _unreduced(value: str) -> bool:
     """Whether ``value`` is a fraction of whole numbers not in lowest terms (``\\frac{550}{4}``,
     ``6/8``)."""
-    found = _WHOLE_FRACTION.fullmatch(value)
+    found = WHOLE_FRACTION.fullmatch(value)
     if found is None:
         return False
     return gcd(int(found["n1"] or found["n2"]), int(found["d1"] or found["d2"])) > 1
 
 
-_WHOLE_FRACTION = re.compile(
+#: A fraction of two whole numbers, maybe negative (``-\\frac{1}{5}``, ``3/8``).
+WHOLE_FRACTION = re.compile(
     r"\s*-?\s*(?:\\[dt]?frac\{(?P<n1>\d+)\}\{(?P<d1>\d+)\}|(?P<n2>\d+)\s*/\s*(?P<d2>\d+))\s*"
 )
-#: Where a bare conclusion can start (a quick test before the full pattern).
-_CONCLUSION_START = re.compile(r"(?i)[\s*>#-]*(?:so|thus|therefore|hence)\b")
 
 
 def _union(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -1910,10 +1903,19 @@ def _merge_terms(clause: list[_Tok]) -> list[_Tok]:
     return merged
 
 
-#: The plural noun after a prose value, possibly after up to three adjectives ("3 distinct
-#: ways", "8 possible integer values", "3 such two-digit prime numbers"), read whole.
 #: What is left of a counted unit, said after it: "3 slices left", "10 pots left over".
 _LEFT_AFTER = re.compile(r"(?i)[ \t]+(left(?:[ \t]+over)?|remaining)\b")
+
+
+def _left_after(text: str, at: int) -> str:
+    """What is left of the unit that ends at ``at``, as a suffix of its name (" left", " left
+    over", " remaining"), or "" when nothing is said."""
+    rest = _LEFT_AFTER.match(text, at)
+    return f" {' '.join(rest[1].lower().split())}" if rest else ""
+
+
+#: The plural noun after a prose value, possibly after up to three adjectives ("3 distinct
+#: ways", "8 possible integer values", "3 such two-digit prime numbers"), read whole.
 _PLURAL_UNIT = re.compile(
     r"\s*((?:(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)[a-z][a-z-]{2,}(?<![s-])"
     r"\s+){0,3}[A-Za-z]{2,}s)\b"
@@ -1955,8 +1957,7 @@ def _mentions(
                 units.append("dollars")
             if not units:
                 continue
-            if rest := _LEFT_AFTER.match(text, m.end("unit")):  # "3 slices left over"
-                units[0] += f" {' '.join(rest[1].lower().split())}"
+            units[0] += _left_after(text, m.end("unit"))  # "3 slices left over"
             state.claims.append(
                 Claim(
                     start=m.start(),
@@ -2023,8 +2024,7 @@ def _add(
     if unit and noun and noun.lower() not in _NOT_UNITS:
         # "3 slices left", "3 slices remaining": what is left of them, said after the unit
         at = text.find(noun, value_start)
-        rest = _LEFT_AFTER.match(text, at + len(noun)) if at >= 0 else None
-        left = f" {' '.join(rest[1].lower().split())}" if rest else ""
+        left = _left_after(text, at + len(noun)) if at >= 0 else ""
         names.append(f"number of {noun}{left}")  # "11 integers": the number of integers
         if unit != noun:  # "3 such two-digit prime numbers": a number of two-digit primes
             names.append(f"number of {unit}")

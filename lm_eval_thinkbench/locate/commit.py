@@ -66,6 +66,7 @@ from lm_eval_thinkbench.locate.asked import (
 )
 from lm_eval_thinkbench.locate.claims import (
     SUBSTITUTION,
+    WHOLE_FRACTION,
     Claim,
     Reading,
     has_letter,
@@ -1371,7 +1372,7 @@ def _fraction_for_decimal(value: str, problem_key: str) -> bool:
     written with more atoms (``A = -\\frac{1}{5}`` for ``-0.2``), unless the question gives
     that fraction to convert ("What is 9/2 expressed as a decimal?")."""
     fraction = _LEADING_NAME.sub("", value)
-    return bool(_PLAIN_FRACTION.fullmatch(fraction)) and name_key(fraction) not in problem_key
+    return bool(WHOLE_FRACTION.fullmatch(fraction)) and name_key(fraction) not in problem_key
 
 
 #: A number in scientific notation (``5.93 \\times 10^{-3}``, its mantissa the group), and a
@@ -1392,8 +1393,6 @@ _NUMBER_AND_UNIT = re.compile(
     r"\s*(-?\d[\d,]*(?:\.\d+)?)(?:\s*°\s*[CFK]?|\s+[A-Za-zμΩÅ]{1,8}\s*/\s*[A-Za-zμ]{1,5}"
     r"|\s+[A-Za-zμΩÅ]{2,8})\s*"
 )
-#: A fraction of two whole numbers, maybe negative (``-\\frac{1}{5}``, ``3/8``).
-_PLAIN_FRACTION = re.compile(r"\s*-?\s*(?:\\[dt]?frac\{\d+\}\{\d+\}|\d+\s*/\s*\d+)\s*")
 
 
 def _simplified_formula(value: str, gold: str) -> bool:
