@@ -442,7 +442,7 @@ def test_announced_checks_are_the_blank_lines_the_pattern_matches_before():
             return
         for brk in claims._BLANK_LINE.finditer(text):
             if claims._CHECK_ANNOUNCED.search(text, max(0, brk.start() - 300), brk.start()):
-                claims._flag_paragraph(text, brk.end(), found, "check")
+                claims._flag_spans(found, [claims._paragraph_from(text, brk.end())], "check")
 
     pieces = ["Let me check if x = 5.", "let's verify whether 3 works", "LET US TEST IF =",
               "let  me\ncheck if 2", "Let me see if 4", "check", "verify 7", "\n\n", "\n \n",
