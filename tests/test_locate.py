@@ -3834,6 +3834,28 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "26",
             3,
         ),
+        # held-out 64 (DeepSeek-R1): a count in words after the verb that asserts it, the
+        # values it counts listed after a colon
+        (
+            "Let $f(x)=\\left\\lfloor\\left(-\\frac58\\right)^x\\right\\rfloor$ be a "
+            "function defined for all values of $x$ in $[0,\\infty)$. How many distinct values "
+            "exist in the range of $f(x)$?",
+            "At n=0, it's 1. For odd n, the floor is -1.\n\nTherefore, the function f(n) takes "
+            "three distinct values: 1, 0, and -1.\n\nWait, let me check higher n.\n\nSo the "
+            "answer is 3.",
+            "3",
+            1,
+        ),
+        # twin: a count word that no verb asserts ("between two lines") states no count
+        (
+            "What is the degree measure of the acute angle formed by lines with slopes $2$ and "
+            "$\\frac{1}{3}$?",
+            "So tan theta = 1.\n\n\\[\n\\theta = 45^\\circ\n\\]\n\nBut wait, the problem "
+            "asks for the acute angle between the two lines.\n\nSince 45 degrees is acute, the "
+            "answer is 45.",
+            "45",
+            1,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

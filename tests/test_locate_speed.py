@@ -132,6 +132,7 @@ _TWINS = [
     (claims._SUBJECT_CUT, claims._SUBJECT_CUT_FOLDED),
     (claims._NEGATION, claims._NEGATION_FOLDED),
     (claims._CHECK_STARTS, claims._CHECK_STARTS_FOLDED),
+    (claims._COUNT_AT, claims._COUNT_AT_FOLDED),
 ]
 
 

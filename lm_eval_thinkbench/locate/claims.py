@@ -396,6 +396,9 @@ class _State:
     joins: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
     folded: str | None = None  # the text folded (:func:`_folded`), if it can be
+    #: Where the counts in words start (:data:`_COUNT_AT`): found in one scan of the text,
+    #: since a trace has thousands of clauses and a few dozen of these.
+    counts: list[int] = field(default_factory=list)
     claims: list[Claim] = field(default_factory=list)
     aliases: list[tuple[str, ...]] = field(default_factory=list)
 
@@ -416,7 +419,9 @@ def read(
             text = _BOLD.sub(_unbold, text)
     spans = math_spans(text)
     cut = _sentences(text, spans)
-    state = _State(joins=joins, words=words, folded=_folded(text))
+    folded = _folded(text)
+    counts = _COUNT_AT.finditer(text) if folded is None else _COUNT_AT_FOLDED.finditer(folded)
+    state = _State(joins=joins, words=words, folded=folded, counts=[m.start() for m in counts])
     at = 0
     last_end = 0
     for start, end in cut:
@@ -1693,6 +1698,8 @@ def _chain(
             return
         last = state.claims[-1] if state.claims else None
         more = _value(text, term) if last and last.sentence == sentence else None
+        if last and more and _counted_then_listed(text, last, term):
+            more = None  # "three distinct values: 1, 0, and -1": what is counted, not counts
         if last and more and _whole_value(text, term, more[1], True):
             # "the possible values of d are 1 and 13": the list goes on; both are options
             state.claims[-1] = _with(last, "list")
@@ -1710,7 +1717,10 @@ def _chain(
             )
             return
         if pending is None and _in_words_only(text, term):
-            return  # no claim: a value of it would not be a formula, and no number is mentioned
+            # no claim: a value of it would not be a formula, and no number is mentioned but
+            # in words ("the function takes three distinct values")
+            _counted_mentions(text, term.start, term.end, flags, sentence, state)
+            return
         value = _value(text, term, state.words)
         if not value or not (pending is not None or _alone(text, term, sentence)):
             _mentions(text, term, flags, sentence, state)
@@ -1961,7 +1971,10 @@ def _mentions(
     "more"/"fewer"/"less" ("4 beakers", "6 days"; not "4 again"), possibly after one adjective
     ("there are exactly 3 distinct ways": the number of ways)."""
     for start, end, is_math in term.pieces:
-        if is_math or not _DIGIT.search(text, start, end):  # a cheap scan: most clauses have none
+        if is_math:
+            continue
+        if not _DIGIT.search(text, start, end):  # a cheap scan: most clauses have none
+            _counted_mentions(text, start, end, flags, sentence, state)
             continue
         for m in _MENTION.finditer(text, start, end):
             units = [
@@ -1987,6 +2000,43 @@ def _mentions(
                     sentence=sentence,
                 )
             )
+
+
+def _counted_then_listed(text: str, last: Claim, term: _Tok) -> bool:
+    """Whether ``term`` follows a count (a claim named "number of ...") after a colon: the
+    items counted, listed ("there are three distinct values: 1, 0, and -1")."""
+    return (
+        bool(last.names)
+        and last.names[0].startswith("number of")
+        and ":" in text[last.end : term.start]
+    )
+
+
+def _counted_mentions(
+    text: str, start: int, end: int, flags: frozenset[str], sentence: tuple[int, int], state: _State
+) -> None:
+    """Counts in words with the plural noun they count, in a clause with no link ("the
+    function takes three distinct values"), named by the noun as :func:`_mentions` names a
+    number's unit ("number of values")."""
+    at = bisect_left(state.counts, start)
+    if at == len(state.counts) or state.counts[at] >= end:
+        return
+    for m in _COUNT_MENTION.finditer(text, start, end):
+        unit = " ".join(m.group("unit").split())  # with its adjectives: "distinct values"
+        if unit.rsplit(" ", 1)[-1].lower() in _NOT_UNITS:
+            continue
+        state.claims.append(
+            Claim(
+                start=m.start("count"),
+                end=m.end("count"),
+                value_start=m.start("count"),
+                value=COUNT_WORDS[m.group("count").lower()],
+                names=(f"number of {unit}",),
+                lhs=None,
+                flags=flags | {"mention"},
+                sentence=sentence,
+            )
+        )
 
 
 def _whole_value(text: str, term: _Tok, value: str, bare: bool = False) -> bool:
@@ -2293,6 +2343,17 @@ _COUNT_WORD = re.compile(
     r"(?i)\s*(?:(?:exactly|only|just)\s+)?(?P<count>" + "|".join(COUNT_WORDS) + r")\s+"
     r"(?P<unit>(?:(?!(?:more|fewer|less|times|of|and|or)\b)[a-z][a-z-]{2,}(?<![s-])\s+){0,2}"
     r"(?:[A-Za-z]-)?(?!times\b(?!\s*(?:[.,;:!?)]|$)))[A-Za-z]{2,}s)\b"
+)
+#: A count in words (:func:`_counted_mentions`); the lookahead only restates the first
+#: letters, which dismisses most positions at once.
+_COUNT_AT = re.compile(r"(?i)(?=[efnst])(?<![a-z])(?:" + "|".join(COUNT_WORDS) + r")\b")
+_COUNT_AT_FOLDED = _twin(_COUNT_AT)
+#: ... after a verb that asserts it ("takes three distinct values", "there are two
+#: solutions"; not "the angle between two lines").
+_COUNT_MENTION = re.compile(
+    r"\b(?:are|is|has|have|had|takes?|took|gives?|gave|gets?|got|yields?|exists?|makes?)\s+"
+    + _COUNT_WORD.pattern.removeprefix(r"(?i)\s*"),
+    re.I,
 )
 #: A plural noun after a math value: "$12$ pairs".
 _MATH_UNIT = re.compile(r"[\s)$\\]*([A-Za-z]{2,}s)\b")
