@@ -3856,6 +3856,38 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "45",
             1,
         ),
+        # held-out 64: the exact value a chain reaches before it rounds
+        (
+            "A rectangular field is enclosed in an athletic track. The track consists of two "
+            "edges of the field, and two semicircles. The length of the track is 400 meters. "
+            "What is the largest possible area of the field, in square meters?",
+            "So L = 100 and W = 200/π.\n\nA = L * W = 100 * (200/π) = 20000/π ≈ 6366.1977 "
+            "square meters.\n\nSo the exact answer is 20000/π.",
+            "\\frac{20000}{\\pi}",
+            1,
+        ),
+        # held-out 63: "it" before a shape word is the graph asked about, not the last term
+        (
+            "Determine if the graph of the equation below is a parabola, circle, ellipse, "
+            "hyperbola, point, line, two lines, or empty.\n\n$\\left(\\frac x2 - 3\\right)^2 "
+            "+ y^2 = 10$",
+            "So the denominators are 40 and 10.\n\nThis has center (6, 0), major axis squared "
+            "denominator 40 and minor axis squared denominator 10. Therefore, it's an ellipse."
+            "\n\nLet me double-check the standard form.\n\nDividing by 10 gives (x - 6)^2/40 + "
+            "y^2/10 = 1.\n\nSo the answer is ellipse.",
+            "\\text{ellipse}",
+            1,
+        ),
+        # held-out 64: a symbol's command named by its word ("Square = S" for \square)
+        (
+            "The symbols $\\triangle$ and $\\square$ represent different integers from 1 to 9. "
+            "Using the equations $\\triangle + \\square = 8$ and $\\triangle = 5$, what is "
+            "the value of $\\square$?",
+            "Let me assign variables:\n- Triangle = T\n- Square = S\n\nSo T = 5. Then T + S = "
+            "8, so S = 8 - 5 = 3\n\nCheck: 5 + 3 = 8.\n\nSo the square is 3.",
+            "3",
+            1,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

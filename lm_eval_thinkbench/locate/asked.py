@@ -330,6 +330,8 @@ class Asked:
             name_key(name) in self.math
             or any(name_key(part) in self.math for part in _math_parts(name))
             or any(symbol in self.math for symbol in _letter_symbols(name))
+            # a symbol's command spelt as a word: "Square = S" for ``\square``, "theta"
+            or (name.isalpha() and f"\\{name.lower()}" in self.math)
         ):
             return True
         if self.indices and (term := _INDEXED.fullmatch(name_key(name))):

@@ -1463,7 +1463,7 @@ def _mark_lists(text: str, state: _State, since: int, segments: Sequence[int]) -
     formula in other variables is no value of its own ("b = -a/2, so b = -(-2)/2 = 1" gives b
     one value), and a fraction is its value (``\\frac{30}{5}`` and 6 are one). A value after
     "totaling" or "for a total of" is the sum of the ones before it, no item of a list ("180
-    minutes, plus 24 minutes, totaling 204 minutes")."""
+    minutes, plus 24 minutes, totaling 204 minutes"); nor is a rounding of a value."""
     if len(state.claims) - since < 2:  # a list needs two values (most sentences give none)
         return
     claims = state.claims[since:]
@@ -1474,12 +1474,17 @@ def _mark_lists(text: str, state: _State, since: int, segments: Sequence[int]) -
     }
     seen: dict[tuple[str, int], set[str]] = {}
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
-        if claim.names and _listable(claim.value) and i not in totals:
+        if claim.names and _listable(claim.value) and i not in totals and not _rounding(claim):
             seen.setdefault((_list_key(claim.names), segment), set()).add(_number_key(claim.value))
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
         key = (_list_key(claim.names), segment) if claim.names and i not in totals else None
         if key is not None and key[0] and len(seen.get(key, ())) > 1:
             state.claims[since + i] = _with(claim, "list")
+
+
+def _rounding(claim: Claim) -> bool:
+    """Whether a claim rounds a value (flag "approx"): "20000/π ≈ 6366.2" is one value."""
+    return "approx" in claim.flags
 
 
 #: Words that give the sum of what came before: as a link opening a clause, they go on with
@@ -1663,8 +1668,11 @@ def _chain(
     if (folded is None or opening.endswith(_POINTING_WORDS)) and pointing.fullmatch(
         lead.sub("", opening).strip()
     ):  # the whole subject is "that", "this", "it", "which"
+        pointed = pending is None
         pending = pending or (_name(text, referent) if referent else None)
         state.previous = referent
+    else:
+        pointed = False
     if clause[-1].kind == "link":
         if len(terms) == 1:
             state.pending = _subject(text, terms[0])
@@ -1758,6 +1766,8 @@ def _chain(
             names.append(name)
     if header and not (names and has_letter(names[0])):
         pending = pending or header  # "the constant terms: -4 + 18 = 14", not "...: x = 6"
+    if pointed and value and state.words and _WORD_VALUE.fullmatch(value[1]):
+        pending = None  # "Therefore, it's an ellipse": the graph asked about, not the last term
     if pending:
         names.insert(0, pending)
     if not flags & {"question", "hypothesis", "condition"}:
@@ -1772,7 +1782,8 @@ def _chain(
     before_value = [t for t in links if t.start < terms[value_at].start]
     if before_value and before_value[-1].what == "hedge":
         extra.add("option")  # "x could be 5", not "the cookies that can be selected is 28"
-    if any(t.what == "approx" for t in links):
+    rounded = next((t for t in links if t.what == "approx"), None)
+    if rounded is not None:
         extra.add("approx")
     between = (state.folded or text)[terms[0].end : terms[value_at].start]
     negations = list((_NEGATION if state.folded is None else _NEGATION_FOLDED).finditer(between))
@@ -1791,10 +1802,31 @@ def _chain(
     before = len(state.claims)
     if condition is not None:
         extra.add("condition")
+    if rounded is not None:
+        _exact_before(text, state, terms, rounded, flags | extra, sentence, pending)
     _add(text, state, terms[: value_at + 1], value, flags | extra, sentence, pending, after)
     if condition is not None:
         for i in range(before, len(state.claims)):
             state.claims[i] = replace(state.claims[i], condition=condition)
+
+
+def _exact_before(
+    text: str,
+    state: _State,
+    terms: list[_Tok],
+    rounded: _Tok,
+    flags: frozenset[str],
+    sentence: tuple[int, int],
+    pending: str | None,
+) -> None:
+    """The exact value a chain reaches before it rounds ("A = 100 * (200/π) = 20000/π ≈
+    6366.2"): a claim of its own, not approximate; the rounded one follows as before."""
+    k = max((i for i, t in enumerate(terms) if t.end <= rounded.start), default=0)
+    if k == 0:
+        return  # "π ≈ 3.14": nothing is computed before the rounding
+    exact = _value(text, terms[k], state.words)
+    if exact:
+        _add(text, state, terms[: k + 1], exact, flags - {"approx"}, sentence, pending, None)
 
 
 #: The subject and value of an inverted question's term: "the profit $78" of "is the profit
