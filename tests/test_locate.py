@@ -2552,6 +2552,14 @@ def test_set_symbols_are_their_latex_commands():
     assert name_key("|A ∩ B|") != name_key("|A \\cup B|")
 
 
+def test_an_inverse_of_a_fraction_in_plain_text_is_the_question_s():
+    """ "f⁻¹(1/5)" in a trace is the question's $f^{-1}\\left(\\frac{1}{5}\\right)$
+    (held-out 65); a fraction that is no function's argument keeps its slash."""
+    assert name_key("f⁻¹(1/5)") == name_key("f^{-1}\\left(\\frac{1}{5}\\right)")
+    assert name_key("g(3/4)") == name_key("g\\left(\\frac34\\right)")
+    assert name_key("(9/5) / (1/5)") == "(9/5)/(1/5)"
+
+
 @pytest.mark.parametrize(
     ("reasoning", "step"),
     [
@@ -3887,6 +3895,18 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "8, so S = 8 - 5 = 3\n\nCheck: 5 + 3 = 8.\n\nSo the square is 3.",
             "3",
             1,
+        ),
+        # held-out 65: the asked value set to a computation, a bracketed part of it worked
+        # out in words, then the rest computed
+        (
+            "If $f(x)=\\dfrac{2}{x+1}$, then what is the value of $f^{-1}\\left(\\frac{1}{5}"
+            "\\right)$?",
+            "Therefore, f⁻¹(y) = (2 - y)/y.\n\nf⁻¹(1/5) = (2 - (1/5)) / (1/5)\n\nFirst, the "
+            "numerator: 2 - 1/5. Since 2 is 10/5, subtracting 1/5 gives 9/5. Then divide that by"
+            " 1/5:\n\n(9/5) / (1/5) = (9/5) * (5/1) = 9.\n\nIndeed, 9 + 1 = 10, and 2/10 = "
+            "1/5.\n\nSo the answer is 9.",
+            "9",
+            3,
         ),
     ],
 )

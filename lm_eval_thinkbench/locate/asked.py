@@ -86,7 +86,8 @@ def name_key(name: str) -> str:
     (``\\overline{QM}`` is ``QM``), backslashes of function names (``\\tan A`` is ``tan A``)
     or braces around single characters, brackets around a trigonometric function's one-letter
     argument (``sin(T)`` is ``\\sin{T}``); ``\\dfrac`` as ``\\frac``, ``\\cdot`` as ``*``."""
-    key = name if name.isascii() else name.translate(_UNICODE_SYMBOLS)
+    # "f⁻¹(2)": the inverse's superscript, two characters, before the one-character symbols
+    key = name if name.isascii() else name.replace("⁻¹", "^{-1}").translate(_UNICODE_SYMBOLS)
     if "<" in key:  # HTML powers and indices (gemma-2 writes ``8<sup>2</sup>``)
         key = _HTML_SCRIPT.sub(_as_script, key)
     # the rewrites of commands run only on a key that has one: most names have none
@@ -102,9 +103,13 @@ def name_key(name: str) -> str:
         key = _ROOT_SIGN.sub(r"sqrt{\1\2}", key)
     if "(" in key:
         key = _TRIG_OF_LETTER.sub(r"\1\2", key)
+        if "/" in key:  # "f⁻¹(1/5)" names f^{-1}\left(\frac{1}{5}\right)
+            key = _ARGUMENT_FRACTION.sub(r"(\\frac{\1}{\2})", key)
     return _BRACED_CHARACTER.sub(r"\1", key) if "{" in key else key
 
 
+#: A fraction of integers that is a function's whole argument: ``f(1/5)``, ``g^{-1}(3/4)``.
+_ARGUMENT_FRACTION = re.compile(r"(?<=[A-Za-z}])\((-?\d+)/(\d+)\)")
 #: A power or an index written in HTML: ``8<sup>2</sup>`` is ``8^{2}``, ``a<sub>n</sub>``
 #: is ``a_{n}``.
 _HTML_SCRIPT = re.compile(r"<(sup|sub)>([^<>]{0,200})</\1>", re.IGNORECASE)

@@ -1665,6 +1665,8 @@ def _computes(candidates: Sequence[_Candidate], i: int, opener: _Opener) -> bool
         return True  # "45 + 2 = 47", "47 - 5 = 42", then "42 + 5 = 47" of "45 + 2 - 5 + 5"
     if candidate.paragraph - opener.paragraph > 2:
         return False
+    if opener.key and _group_evaluated(opener.key, key):
+        return True  # "(2 - 1/5) / (1/5)", "2 - 1/5 gives 9/5", then "(9/5) / (1/5) = 9"
     if key != opener.key and key in opener.key:
         return False  # a part of the computation (the inner cube root of a cube root)
     # a goal in words reaches over a paragraph that states no value of it ("to find the total
@@ -1676,6 +1678,33 @@ def _computes(candidates: Sequence[_Candidate], i: int, opener: _Opener) -> bool
     # need to add those two together. That would be -1 + 5, which is 4."
     formula = first if opener.key else candidate.claim.names[-1]
     return key == opener.key or (near and not has_letter(formula))
+
+
+def _group_evaluated(whole: str, key: str) -> bool:
+    """Whether ``key`` is the computation ``whole`` with one bracketed group of it replaced by
+    a number: the rest of the computation, once that group was worked out (in words or not:
+    "(2-(1/5))/(1/5)", then "(9/5)/(1/5)")."""
+    limit = min(len(whole), len(key))
+    head = 0
+    while head < limit and whole[head] == key[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and whole[-1 - tail] == key[-1 - tail]:
+        tail += 1
+    group, value = whole[head : len(whole) - tail], key[head : len(key) - tail]
+    return (
+        head > 0
+        and whole[head - 1] == "("
+        and tail > 0
+        and whole[len(whole) - tail] == ")"
+        and bool(_GROUP_VALUE.fullmatch(value))
+        and bool(_OPERATOR.search(group))
+    )
+
+
+#: A number a bracketed group works out to: ``9/5``, ``-3``, ``2.5``.
+_GROUP_VALUE = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
+_OPERATOR = re.compile(r"[-+*/^]")
 
 
 def _left_to_right(opener: _Opener, since: Sequence[_Candidate]) -> tuple[str, int]:
