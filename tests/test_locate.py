@@ -3908,6 +3908,18 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "9",
             3,
         ),
+        # held-out 65: a check announced and carried out in one paragraph leaves the next
+        # paragraph no check
+        (
+            "The sum of the digits of a two-digit number is $13.$ The difference between the "
+            "number and the number with its digits reversed is $27.$ What is the sum of the "
+            "original number and the number with its digits reversed?",
+            "So the original number is 85. The reversed number is 58. Let's check if the "
+            "difference is 27: 85 - 58 = 27. Yep, that works.\n\nNow the sum: 80 + 50 is 130, "
+            "and 5 + 8 is 13, so the total is 143.\n\nSo the answer is 143.",
+            "143",
+            1,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

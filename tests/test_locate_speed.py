@@ -442,7 +442,8 @@ def test_announced_checks_are_the_blank_lines_the_pattern_matches_before():
         if not ("check" in text or "verify" in text or "test" in text):
             return
         for brk in claims._BLANK_LINE.finditer(text):
-            if claims._CHECK_ANNOUNCED.search(text, max(0, brk.start() - 300), brk.start()):
+            announced = claims._CHECK_ANNOUNCED.search(text, max(0, brk.start() - 300), brk.start())
+            if announced and not claims._CARRIED_OUT.search(text, announced.start(), brk.start()):
                 claims._flag_spans(found, [claims._paragraph_from(text, brk.end())], "check")
 
     pieces = ["Let me check if x = 5.", "let's verify whether 3 works", "LET US TEST IF =",

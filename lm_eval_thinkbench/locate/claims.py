@@ -503,10 +503,19 @@ def _announced_checks(text: str, claims: list[Claim], folded: str | None) -> Non
         first = bisect_left(starts, window)
         if first == len(starts) or starts[first] >= brk.start():
             continue  # no announcement starts in the window: the pattern cannot match there
-        if not _CHECK_ANNOUNCED.search(text, window, brk.start()):
+        announced = _CHECK_ANNOUNCED.search(text, window, brk.start())
+        if not announced or _CARRIED_OUT.search(text, announced.start(), brk.start()):
             continue
         spans.append(_paragraph_from(text, brk.end()))
     _flag_spans(claims, spans, "check")
+
+
+#: An announced check carried out in the announcing paragraph itself, a sentence after the
+#: announcement computing or judging ("Let's check if the difference is 27: 85 - 58 = 27.
+#: Yep, that works."): what follows is no check.
+_CARRIED_OUT = re.compile(
+    r"(?i)[.!?:]\s[^\n]*?(?:=|\b(?:that|it|this)\s+(?:works|checks\s+out|is\s+correct)\b)"
+)
 
 
 #: A paragraph that works out a case and ends by announcing its result: "If \\(\\omega = 1\\),
