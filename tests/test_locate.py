@@ -3920,6 +3920,17 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "143",
             1,
         ),
+        # held-out 65: the asked value set to a sum whose terms are then evaluated one by
+        # one, and the sum worked out from the left, the whole written before each step
+        (
+            "Let $P(x) = x^3 - \\frac{5}{2}x^2 - \\frac{21}{2}x + 5.$ Find $P(5).$",
+            "P(5) = 5³ - (5/2)(5²) - (21/2)(5) + 5 = 125 - (5/2)(25) - (105/2) + 5.\n\n"
+            "(5/2)(25) = 125/2 = 62.5\n\n(21/2)(5) = 105/2 = 52.5\n\nSo:\n\n125 - 62.5 - "
+            "52.5 + 5 = 125 - 62.5 = 62.5; 62.5 - 52.5 = 10; 10 + 5 = 15.\n\nLet me recheck "
+            "the first term: 5 * 5 * 5 = 125.\n\nSo P(5) = 15.",
+            "15",
+            4,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

@@ -1721,7 +1721,10 @@ def _left_to_right(opener: _Opener, since: Sequence[_Candidate]) -> tuple[str, i
             break
         if c.kind != "open" or not c.claim.names:
             continue
-        key = name_key(c.claim.names[0])
+        # the chain's first name, or its last: "125 - 62.5 - 52.5 + 5 = 125 - 62.5 = 62.5"
+        # works out the leading terms it names last
+        keys = (name_key(c.claim.names[0]), name_key(c.claim.names[-1]))
+        key = next((k for k in keys if len(left) > len(k) and left.startswith(k)), keys[0])
         if len(left) > len(key) and left.startswith(key) and left[len(key)] in "+-":
             left, paragraph = name_key(c.value) + left[len(key) :], c.paragraph
         elif (evaluated := _with_term_evaluated(left, c.claim)) is not None:
@@ -1748,9 +1751,15 @@ def _with_term_evaluated(left: str, claim: Claim) -> str | None:
             if not (before and (before.isalnum() or before in "_\\.")) and not (
                 after and (after.isalnum() or after in "_(.")
             ):
-                return left[:at] + value + left[at + len(key) :]
+                # "(105/2)" evaluated to 52.5 leaves "-52.5", as the model goes on to write it
+                return _BRACKETED_NUMBER.sub(r"\1", left[:at] + value + left[at + len(key) :])
             at = left.find(key, at + 1)
     return None
+
+
+#: A bracket around nothing but a number, after an operator or at the start (``-(52.5)``; not
+#: ``2(3)``, a product).
+_BRACKETED_NUMBER = re.compile(r"(?<![\w)])\((\d+(?:\.\d+)?)\)")
 
 
 #: What makes a name a term that a chain can evaluate: an operation, a bracket, a command.
