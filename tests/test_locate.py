@@ -3931,6 +3931,17 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "15",
             4,
         ),
+        # held-out 59 and 54: a direction after "facing"
+        (
+            "A figure skater is facing north when she begins to spin to her right. She spins "
+            "2250 degrees. Which direction (north, south, east or west) is she facing when she "
+            "finishes her spin?",
+            "2250 = 6 * 360 + 90.\n\nSo after 6 full spins plus 90 degrees, she should be "
+            "facing east.\n\nLet me double-check: 6 * 360 = 2160, and 2250 - 2160 = 90.\n\n"
+            "So the answer is east.",
+            "\\text{east}",
+            1,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

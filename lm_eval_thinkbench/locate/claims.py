@@ -617,17 +617,20 @@ _ROOTS_ANNOUNCED = re.compile(
 #: A shape named by a verb that links nothing else ("the polar equation represents a
 #: hyperbola", "This describes a plane", "I recognize this as the equation of a hyperbola").
 _SHAPE_VERB = re.compile(
-    r"(?i)\b(?:represents?|describes?|defines?|recogni[sz]e\s+(?:this|it)\s+as)\s+"
-    r"(?:the\s+(?:standard\s+form|equation|graph)\s+of\s+)?an?\s+(?P<word>[a-z][a-z-]*)\b"
+    r"(?i)\b(?:(?:represents?|describes?|defines?|recogni[sz]e\s+(?:this|it)\s+as)\s+"
+    r"(?:the\s+(?:standard\s+form|equation|graph)\s+of\s+)?an?"
+    # a direction: "after 6 full spins plus 90 degrees, she should be facing east"
+    r"|facing|faces|pointing|points|heading)\s+(?P<word>[a-z][a-z-]*)\b"
 )
 
 
 def _shapes(
     text: str, claims: list[Claim], cut: Sequence[tuple[int, int]], words: frozenset[str]
 ) -> None:
-    """For a gold that is a word (a shape, or the shape an option letter names): the word after
-    "represents", "describes", "recognize this as" is a claim of that value, flagged as its
-    sentence is (a question, a hypothesis, a negation). Kept in order of position."""
+    """For a gold that is a word (a shape, or the shape an option letter names, or a
+    direction): the word after "represents", "describes", "recognize this as", "facing" is a
+    claim of that value, flagged as its sentence is (a question, a hypothesis, a negation).
+    Kept in order of position."""
     found = []
     starts = [s for s, _ in cut]
     for m in _SHAPE_VERB.finditer(text):
