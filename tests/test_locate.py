@@ -3942,6 +3942,16 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "\\text{east}",
             1,
         ),
+        # held-out 50: the unknown solved for to evaluate an asked inverse ("solve f(x) = 1/5
+        # for x" for f^{-1}(1/5)) is the asked value
+        (
+            "If $f(x)=\\dfrac{2}{x+1}$, then what is the value of $f^{-1}\\left(\\frac{1}{5}"
+            "\\right)$?",
+            "So I need to solve the equation f(x) = 1/5 for x.\n\n2/(x + 1) = 1/5\n\n10 = x + 1"
+            "\n\nx = 9\n\nLet me check: f(9) = 2/10 = 1/5.\n\nSo the answer is 9.",
+            "9",
+            3,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

@@ -177,6 +177,9 @@ def first_commitment(
     free = problem_variables(problem) - asked.math if problem else frozenset()
     if apposed := apposed_names(reasoning, asked, free) - asked.math:
         asked = replace(asked, math=asked.math | apposed)
+    if solved := _inverse_unknowns(reading.claims, asked) - asked.math:
+        asked = replace(asked, math=asked.math | solved)
+        free -= solved
     paragraphs = split_separator(reasoning)  # read by each pass below: cut once
     claims = sorted(
         [
@@ -707,6 +710,30 @@ def _inverse_asked(asked: Asked) -> tuple[str, str] | None:
         if found := _INVERSE.fullmatch(formula):
             return found[1] or found[2], found[3]
     return None
+
+
+def _inverse_unknowns(claims: Sequence[Claim], asked: Asked) -> frozenset[str]:
+    """The unknowns a trace solves for to evaluate an asked inverse function: ``x`` of "solve
+    the equation f(x) = 1/5" when the question asks for ``f^{-1}(\\frac15)``, whose value the
+    solution is."""
+    inverses = [m for f in asked.direct if (m := _INVERSE_OF.fullmatch(f))]
+    if not inverses:
+        return frozenset()
+    found = set()
+    for claim in claims:
+        for name in claim.names:
+            applied = _APPLIED_TO_UNKNOWN.search(name)
+            if applied and any(
+                applied[1] == m[1] and surely_equal(m[2], claim.value) for m in inverses
+            ):
+                found.add(applied[2])
+    return frozenset(found)
+
+
+#: An inverse function of one letter the question asks for: ``f^{-1}(\\frac15)``.
+_INVERSE_OF = re.compile(r"([A-Za-z])\^\{-1\}\((.+)\)")
+#: A function of one letter applied to an unknown at the end of a name: "the equation f(x)".
+_APPLIED_TO_UNKNOWN = re.compile(r"(?<![A-Za-z\\])([A-Za-z])\s*\(\s*([a-z])\s*\)\s*$")
 
 
 def _argument_found(claim: Claim, inverse: tuple[str, str]) -> str | None:
