@@ -3952,6 +3952,18 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "9",
             3,
         ),
+        # held-out 65: what an example works out ("For example, if the sum was 10, ... So the
+        # remainder here would be 2.") is no result of the problem
+        (
+            "Determine the modulo 4 remainder of the following sum: $$ 1 + 2 + 3 + 4 + 5 + 6 + 7"
+            " + 8 + 9 + 10 + 11 + 12. $$",
+            "The remainder is what is left over. For example, if the sum was 10, then 10 divided"
+            " by 4 is 2 with a remainder of 2. So the remainder here would be 2. But I need the "
+            "actual sum first.\n\nThe sum is 12*13/2 = 78. 4 times 19 is 76, so 78 - 76 = 2. "
+            "So the remainder is 2.\n\nLet me double-check by adding them.",
+            "2",
+            1,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

@@ -396,6 +396,9 @@ class _State:
     joins: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
     folded: str | None = None  # the text folded (:func:`_folded`), if it can be
+    #: Whether the last sentence supposed something or gave an example ("For example, if the
+    #: sum was 10, ..."), whose consequence the next sentence may still draw.
+    supposed: bool = False
     #: Where the counts in words start (:data:`_COUNT_AT`): found in one scan of the text,
     #: since a trace has thousands of clauses and a few dozen of these.
     counts: list[int] = field(default_factory=list)
@@ -1185,6 +1188,10 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
     if " of " in words and ("where" in words or "that" in words or "which" in words):
         toks = _relative_clause(text, toks)  # (most sentences have no such subject)
     flags = sentence_flags(words)
+    if state.supposed and _STILL_SUPPOSED.match(words):
+        flags |= {"hypothesis"}  # "For example, if the sum was 10, ... So the remainder here
+        # would be 2.": the example's consequence, not the problem's
+    state.supposed = "hypothesis" in flags and bool(_SUPPOSE_OPENS.match(words))
     first = len(state.claims)
     clause: list[_Tok] = []
     clause_flags: set[str] = set()
@@ -1252,6 +1259,16 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
                 state.claims[-1] = _with(last, "header")  # "n = 4:" opens a trial
     _unhedge_solved(state.claims, solved)
     _mark_lists(text, state, first, segments)
+
+
+#: A sentence that supposes or gives an example: "Suppose ...", "For example, if ...".
+_SUPPOSE_OPENS = re.compile(
+    r"(?i)\s*(?:(?:so|now|okay|ok|well|but|and|wait)\b[\s,]*)*(?:suppose|assume|imagine"
+    r"|let(?:'s|\s+(?:me|us))\s+(?:say|suppose|assume)|say|for\s+(?:example|instance))\b"
+)
+#: A sentence that goes on with a supposition: it opens with "Then", or draws a consequence
+#: in the conditional ("So the remainder here would be 2.").
+_STILL_SUPPOSED = re.compile(r"(?i)\s*(?:then\b|(?:so|and)\b[^.?!]*\bwould\b)")
 
 
 def _summed_subject(
