@@ -2545,6 +2545,32 @@ def test_a_sentence_opening_which_is_goes_on_with_the_chain(text, claims):
     assert [(c.value, c.names) for c in read(text).claims] == claims
 
 
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # held-out 66 (R1-Distill-Llama-8B on GSM8K): a result handed to someone, or given
+        # after a comma by a participle, is the value of the chain before it
+        (
+            "That is, 1000 minutes minus 750 minutes, leaving him with 250 minutes.",
+            [("250", ("1000 minutes minus 750 minutes", "number of minutes"))],
+        ),
+        (
+            "Dividing 16 by 8 gives each child 2 chocolate bars.",
+            [("2", ("16 / 8", "number of bars", "number of chocolate bars"))],
+        ),
+        (
+            "The cost difference is $3,450 minus $3,350, giving a difference of $100.",
+            [("100", ("The cost difference", "3,450 - 3,350"))],
+        ),
+        ("This gives her a remaining balance of \\$15.", [("\\$15", ())]),
+        # twin: a book's leaves are no link
+        ("The number of leaves is 103.", [("103", ("The number of leaves",))]),
+    ],
+)
+def test_a_result_handed_over_is_the_chain_s_value(text, claims):
+    assert [(c.value, c.names) for c in read(text).claims] == claims
+
+
 def test_set_symbols_are_their_latex_commands():
     """ "|A ∩ B|" in a trace is the question's $|A \\cap B|$ (held-out 29)."""
     assert name_key("|A ∩ B|") == name_key("|A \\cap B|")

@@ -32,7 +32,9 @@ class StringGrader:
 #: word by itself): what :data:`claims._PROSE_PHRASES` finds.
 _PHRASES_AS_WRITTEN = (
     r"(?P<link>(?:,?\s*\bwhich\s+(?:is|are|equals|gives|makes|becomes|would\s+be"
-    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|,\s*resulting\s+in\b|=(?!>)|≡|≈"
+    r"|should\s+be|comes\s+to)\b|,\s*i\.e\.,?|,\s*resulting\s+in\b"
+    r"|,\s*giving(?:\s+(?:him|her|them|you|each\s+[a-z]+))?\b"
+    r"|,\s*leaving(?:\s+(?:(?:him|her|them|you|each\s+[a-z]+)|us|me))?(?:\s+with)?\b|=(?!>)|≡|≈"
     r"|\b(?:is\s+equal\s+to|are\s+equal\s+to|equals"
     r"|(?:should|would|must|will)\s+(?:(?:indeed|also|still|actually|then|therefore|thus|now|just"
     r"|really)\s+)?be"
@@ -42,7 +44,10 @@ _PHRASES_AS_WRITTEN = (
     r"|simplifies\s+to|simplify\s+to|reduces\s+to|evaluates\s+to|comes\s+out\s+to|comes\s+to"
     r"|works\s+out\s+to|turns\s+out\s+to\s+be|results\s+in|resulting\s+in|corresponds\s+to"
     r"|written\s+as"
-    r"|gives\s+us|gives\s+me|gives|give"
+    r"|gives\s+us|gives\s+me|gives\s+(?:him|her|them|you|each\s+[a-z]+)"
+    r"|giving(?:\s+(?:him|her|them|you|each\s+[a-z]+)|\s+us|\s+me)?"
+    r"|leaving(?:\s+(?:(?:him|her|them|you|each\s+[a-z]+)|us|me))?(?:\s+with)?"
+    r"|leaves\s+(?:(?:him|her|them|you|each\s+[a-z]+)|us|me)\s+with|gives|give"
     r"|yields|makes|get|gets|got|obtain"
     r"|have(?:(?<=\bi\shave)|(?<=\bwe\shave))(?=\s+(?:[-\d($√]|\\[(\[]))"
     r"(?![^.\n]{0,120}(?:[=:]|\bof\b)))\b"

@@ -164,6 +164,8 @@ def _by_first_letter(words: Sequence[str]) -> str:
 _WHICH_LINK = r"which\s+(?:is|are|equals|gives|makes|becomes|would\s+be|should\s+be|comes\s+to)"
 #: An adverb between a modal and "be": "the price should indeed be $1", "x would then be 5".
 _MODAL_ADVERB = r"(?:(?:indeed|also|still|actually|then|therefore|thus|now|just|really)\s+)?"
+#: Who a result is handed to: "gives each child 2", "leaving him with 250".
+_RECEIVER = r"(?:him|her|them|you|each\s+[a-z]+)"
 #: Links in words, "which ..." (with no comma or space before it) first.
 _LINK_WORDS = (
     _WHICH_LINK, r"is\s+equal\s+to", r"are\s+equal\s+to", "equals",
@@ -177,6 +179,10 @@ _LINK_WORDS = (
     r"corresponds\s+to",
     r"written\s+as",
     r"gives\s+us", r"gives\s+me",
+    # a result handed to someone: "gives each child 2 chocolate bars", "giving a difference of
+    # $100", "leaving him with 250 minutes" (not "leaves" alone: a book's leaves)
+    rf"gives\s+{_RECEIVER}", rf"giving(?:\s+{_RECEIVER}|\s+us|\s+me)?",
+    rf"leaving(?:\s+(?:{_RECEIVER}|us|me))?(?:\s+with)?", rf"leaves\s+(?:{_RECEIVER}|us|me)\s+with",
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
     # "after combining like terms, I have 2k + 2": "have" links only after "I" or "we", before
     # a number or formula ("We have Navin from Mauritius making ...": no value), and not
@@ -207,7 +213,10 @@ _BREAK_WORDS = (
 #: :func:`_link_kind`.
 _ROUGHLY_WORDS = r"approximately|roughly|about|around|nearly"
 #: Links after a comma: ", which is", ", i.e.", ", resulting in".
-_AFTER_COMMA = rf"\b{_WHICH_LINK}\b|i\.e\.,?|resulting\s+in\b"
+_AFTER_COMMA = (
+    rf"\b{_WHICH_LINK}\b|i\.e\.,?|resulting\s+in\b"
+    rf"|giving(?:\s+{_RECEIVER})?\b|leaving(?:\s+(?:{_RECEIVER}|us|me))?(?:\s+with)?\b"
+)
 _PROSE_PHRASES = (
     r"(?P<link>(?:,\s*(?:" + _AFTER_COMMA + r")|\s+\b" + _WHICH_LINK + r"\b|=(?!>)|≡|≈"
     r"|\b" + _by_first_letter(_LINK_WORDS) + r"\b"
@@ -226,7 +235,7 @@ _PROSE_PLAIN = re.compile(_PROSE_PHRASES, re.IGNORECASE)
 #: except where a scan starts (:func:`_prose_matches`). ``tests/test_locate_speed.py``
 #: compares both on real and random texts.
 _PROSE = re.compile(
-    r"(?=[,=≡≈'’;:→⇒\-⟹]|\b[abceghimorstuvwy]|\s(?<!\s\s)\s*which)(?:" + _PROSE_PHRASES + ")",
+    r"(?=[,=≡≈'’;:→⇒\-⟹]|\b[abceghilmorstuvwy]|\s(?<!\s\s)\s*which)(?:" + _PROSE_PHRASES + ")",
     re.IGNORECASE,
 )
 _PROSE_PLAIN_FOLDED, _PROSE_FOLDED = _twin(_PROSE_PLAIN), _twin(_PROSE)
@@ -2290,11 +2299,11 @@ _TYPED = re.compile(
 #: computation; relations ("a multiple of 3", "a factor of 12") and kinds whose number is no
 #: whole value ("a probability of 3 out of 6") are not among them.
 _A_TOTAL_OF = re.compile(
-    r"(?i)\s*(?:(?:a|the)\s+total|an?\s+(?:(?:net|gross|final|combined|total|annual|monthly"
+    r"(?i)\s*(?:(?:a|the)\s+total|an?\s+(?:(?:net|gross|final|combined|total|annual|monthly|remaining"
     r"|weekly|daily|average|overall|new)\s+){0,2}"
     r"(?:profit|loss|cost|amount|difference|change|balance|saving|gain|price|total|subtotal|sum"
     r"|salary|income|revenue|payment|expenditure|value|weight|distance|volume|area|perimeter"
-    r"|count|temperature|speed|increase|decrease|interest|discount|capacity)s?)\s+of\s+(?=\$?\d)"
+    r"|count|temperature|speed|increase|decrease|interest|discount|capacity)s?)\s+of\s+(?=\\?\$?\d)"
 )
 #: An existence stated with a count: "there is", "there exists", "there's".
 _THERE_IS = re.compile(r"(?i)\bthere(?:\s+(?:is|exists)|'s)\s+(?:(?:exactly|only|just)\s+)?$")
