@@ -3990,6 +3990,17 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "2",
             1,
         ),
+        # held-out 66 (QwQ-32B on GSM8K): "How long will it take ...?" asks for a time
+        (
+            "Billy has 60 potatoes. It takes him a minute and a half to peel a potato and 5 "
+            "seconds to cut it up. How long will it take Billy to finish prepping the potatoes?",
+            "Peeling: 60 * 1.5 = 90 minutes. Cutting: 60 * 5 = 300 seconds, which is 5 minutes."
+            "\n\nSo total time is peeling time plus cutting time: 90 minutes + 5 minutes = 95 "
+            "minutes.\n\nWait, let me double-check the cutting: 300 / 60 = 5.\n\nYes.\n\nSo "
+            "the answer is 95.",
+            "95",
+            1,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

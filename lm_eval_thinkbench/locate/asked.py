@@ -588,7 +588,9 @@ _ASK_VERB = re.compile(
     r"|enter|give|write|convert|rationalize|factor|expand|what\s+(?:is|are|was|were)"
     r"|by\s+(?:calculating|computing|evaluating|finding)"
     r"|what|^\s*which|how\s+many|how\s+much|how\s+(?:long|far|tall|high|wide|deep|old|heavy|fast)"
-    r"\s+(?:is|are|was|were))\b"
+    r"\s+(?:is|are|was|were)"
+    # a duration: "How long will it take Billy to finish prepping the potatoes?"
+    r"|how\s+long(?=\s+(?:will|would|does|did|do|should|can|could)\b[^?]*\btakes?\b))\b"
 )
 #: "How many" and "how much": a count (not "how long is ...", which asks for what follows).
 _HOW_MANY = re.compile(r"(?i)how\s+m")
@@ -738,8 +740,9 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
             found = content_words(head)
             if asker and (how := _HOW_MEASURE.match(asker.group())):
                 # "How long is each side of the octagon?": its length ("the side length of
-                # the octagon is 12 cm")
-                found |= content_words(_MEASURES[how.group(1).lower()])
+                # the octagon is 12 cm"); "How long will it take ...?": a time
+                measure = _MEASURES[how.group(1).lower()]
+                found |= content_words("time" if asker.group().endswith("long") else measure)
             asks_which = asker is not None and asker.group().strip().lower() in ("which", "what")
             which = _WHICH_HAS.match(stripped, len(head)) if asks_which else None
             if which and (said := found | content_words(which["predicate"])) - GENERIC:
