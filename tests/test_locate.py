@@ -4001,6 +4001,18 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "95",
             1,
         ),
+        # held-out 66: "to get" the asked total opens the computation that follows
+        (
+            "A raspberry bush has 6 clusters of 20 fruit each and 67 individual fruit scattered "
+            "across the bush. How many raspberries are there total?",
+            "So, 6*20=120. So, the clusters have 120 fruits in total.\n\nSo, to get the total "
+            "number of raspberries, I need to add the fruits from the clusters and the individual "
+            "fruits together. That would be 120 plus 67.\n\n120 + 60 is 180, and then plus 7 "
+            "more is 187. So, 120 + 67 = 187.\n\nWait, let me check 6 * 20 again: 6 * 2 = 12, "
+            "so 120.\n\nSo the total is 187.",
+            "187",
+            2,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

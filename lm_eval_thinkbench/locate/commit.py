@@ -938,9 +938,9 @@ _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at
     r"|(?:need|want|have)\s+to\s+(?:find(?:\s+out)?|compute|calculate|determine|figure\s+out)"
     r"|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate)"
     # a purpose clause that opens a sentence or follows a comma: "Finally, to find the change",
-    # "To find out how many students there are"
+    # "To find out how many students there are", "So, to get the total number of raspberries"
     r"|(?:(?<=[,.;:!?\n]\s)|(?<=[,.;:!?\n])|(?<![\s\S]))to\s+"
-    r"(?:find(?:\s+out)?|determine|calculate|figure\s+out))\s+"
+    r"(?:find(?:\s+out)?|determine|calculate|figure\s+out|get))\s+"
     r"(?:(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,90}?)"
     r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
     r"|(?P<m3>[A-Za-z](?:\s*[-+*/^]\s*[A-Za-z0-9]){1,4}))(?=\s*(?:[.,;:?!]|$))"
