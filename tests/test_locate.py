@@ -2571,6 +2571,30 @@ def test_a_result_handed_over_is_the_chain_s_value(text, claims):
     assert [(c.value, c.names) for c in read(text).claims] == claims
 
 
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # held-out 68 (short Sky-T1 32B): where a point is, in math
+        (
+            "Therefore, the midpoint of the line segment is at the coordinates $(-1, 6)$.",
+            [("(-1, 6)", ("the midpoint of the line segment",))],
+        ),
+        ("The vertex is at $(2, 3)$.", [("(2, 3)", ("The vertex",))]),
+        # twin: a position in prose is no value of its subject
+        ("Oliver is at 3,000 feet.", []),
+        # a bracket raised to a power is a computation still to be done, no second value
+        (
+            "Step 5: Solve for $x$.\n- We square both sides:\n\\[x = (10\\sqrt{6})^2\\]\n"
+            "\\[x = 100 \\cdot 6\\]\n\\[x = 600\\]",
+            [("(10\\sqrt{6})^2", ("x",)), ("100 \\cdot 6", ("x",)), ("600", ("x",))],
+        ),
+    ],
+)
+def test_points_and_powers_read_as_written(text, claims):
+    assert [(c.value, c.names) for c in read(text).claims] == claims
+    assert not any("list" in c.flags for c in read(text).claims)
+
+
 def test_set_symbols_are_their_latex_commands():
     """ "|A ∩ B|" in a trace is the question's $|A \\cap B|$ (held-out 29)."""
     assert name_key("|A ∩ B|") == name_key("|A \\cap B|")

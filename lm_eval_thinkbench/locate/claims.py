@@ -1562,7 +1562,8 @@ _UNEVALUATED = re.compile(
 def _listable(value: str) -> bool:
     """Whether ``value`` can be one of several values listed for a name: a result, not a
     formula (in other variables, ``-\\frac{a}{2}``) nor a computation still to be done
-    (``10 - 1`` before ``x = 9``, ``\\frac{900^\\circ}{7} - 90^\\circ``, ``\\cos(501\\pi)``):
+    (``10 - 1`` before ``x = 9``, ``\\frac{900^\\circ}{7} - 90^\\circ``, ``\\cos(501\\pi)``,
+    ``(10\\sqrt{6})^2``):
     "x = 10 - 1, so x = 9" gives x one value, computed, in enumerated steps as in a
     sentence."""
     return not (
@@ -1570,7 +1571,12 @@ def _listable(value: str) -> bool:
         or _VARIABLE.search(value)
         or _UNEVALUATED.search(value)
         or perfect_root(value)
+        or _BRACKET_POWER.search(value)
     )
+
+
+#: A bracket raised to a power, still to be evaluated: ``(10\sqrt{6})^2`` before ``x = 600``.
+_BRACKET_POWER = re.compile(r"\)\s*\^")
 
 
 #: A square root of a whole number.
@@ -2287,11 +2293,14 @@ def _value(
 #: The kind of thing a value is, before it: "the complex number", "the ordered pair", "a
 #: fraction" (its adjectives from a short list, so "the first 10 terms" is no kind).
 _TYPED = re.compile(
-    r"(?i)\s*(?:the|an?)\s+(?:(?:resulting|final|simplified|complex|ordered|real|whole|positive"
+    # where a point is, in math: "the midpoint is at the coordinates $(-1, 6)$", "is at $(2,
+    # 3)$" (not "Oliver is at 3,000 feet", a position)
+    r"(?i)\s*(?:(?:located\s+)?at\s*\Z|(?:(?:located\s+)?at\s+)?"
+    r"(?:the|an?)\s+(?:(?:resulting|final|simplified|complex|ordered|real|whole|positive"
     r"|negative|common|mixed|improper|rational|irrational|exact|octal|binary|hexadecimal)\s+){0,2}"
     r"(?:number|fraction|point"
     r"|vector|integer|expression|pair|triple|interval|matrix|decimal|polynomial|coordinates)"
-    r"(?:\s+(?=[-−(\[\d$\\√])|\s*\Z)"
+    r"(?:\s+(?=[-−(\[\d$\\√])|\s*\Z))"
 )
 #: A count's "a total of" before its number ("a total of 6 intervals": 6 intervals; "a total of
 #: $18"), and an amount's kind before it ("equals a net profit of $20.00", "gives an annual
