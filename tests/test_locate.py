@@ -4037,6 +4037,27 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "187",
             2,
         ),
+        # held-out 67: a conclusion in the question's words may end with the question's own
+        # numbers ("over 30 days"), and adopts the computation before it
+        (
+            "Terry eats 2 yogurts a day. They are currently on sale at 4 yogurts for $5.00. How "
+            "much does he spend on yogurt over 30 days?",
+            "So he needs 60 yogurts.\n\nDividing 60 by 4 gives 15 sets.\n\nFinally, 15 sets "
+            "multiplied by $5.00 equals $75.00.\n\nTherefore, Terry spends $75.00 on yogurt "
+            "over 30 days.",
+            "75",
+            2,
+        ),
+        # twin: a number the question does not give makes it no conclusion
+        (
+            "Terry eats 2 yogurts a day. They are currently on sale at 4 yogurts for $5.00. How "
+            "much does he spend on yogurt over 30 days?",
+            "So he needs 60 yogurts.\n\nDividing 60 by 4 gives 15 sets.\n\nFinally, 15 sets "
+            "multiplied by $5.00 equals $75.00.\n\nTherefore, Terry spends $75.00 on yogurt "
+            "over 31 days.",
+            "75",
+            None,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

@@ -1036,6 +1036,7 @@ def _conclusions(
     reading."""
     out = []
     proper = content_words(" ".join(_CAPITALIZED.findall(problem or "")))
+    given = set(_WHOLE_NUMBER.findall(problem or ""))
     # a sentence the reader found a claim in, unless it named the value by a proper name only
     # ("Therefore, Janet makes $18 every day at the farmers' market.": Janet)
     taken = {
@@ -1044,6 +1045,10 @@ def _conclusions(
         if "mention" not in c.flags and any(content_words(n) - proper for n in c.names)
     }
     for m in _CONCLUDED.finditer(reasoning):
+        # a number after the value is one the question gives ("Terry spends $75.00 on yogurt
+        # over 30 days."), or the sentence states two
+        if any(n not in given for n in _WHOLE_NUMBER.findall(m["after"])):
+            continue
         name = " ".join(f"{m['before']} {m['after']}".split())
         said = _MODAL.sub(" ", _IRREGULAR.sub(lambda w: _AS_ASKED[w[0].lower()], name))
         words = content_words(said) - GENERIC - proper
@@ -1124,11 +1129,12 @@ _MODAL = re.compile(r"(?i)\b(?:needs?|has|have|ought)\s+to\b")
 #: A conclusion with one number and no link word: "Therefore, each person pays $32.", "So,
 #: 25 candles both smell like wet dog and explode." (the words around the number, each run
 #: without digits or math).
+_WHOLE_NUMBER = re.compile(r"\d+")
 _CONCLUDED = re.compile(
     r"(?:(?<=[.!\n])|(?<=[.!]\s)|(?<![\s\S]))\s*(?:therefore|so|thus|hence),?\s+"
     r"(?P<before>(?:[A-Za-z][A-Za-z' ]{0,80}?)?)\s*\\?\$?"
     r"(?P<value>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)%?"
-    r"(?P<after>(?:\s+[A-Za-z][A-Za-z']*){0,10})\s*[.!](?=\s|$)",
+    r"(?P<after>(?:\s+(?:[A-Za-z][A-Za-z']*|\d+)){0,10})\s*[.!](?=\s|$)",
     re.IGNORECASE,
 )
 
