@@ -2595,6 +2595,19 @@ def test_points_and_powers_read_as_written(text, claims):
     assert not any("list" in c.flags for c in read(text).claims)
 
 
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # held-out 67: "over" before words is a preposition, not a division
+        ("So the total price is $9,500 over her budget.", [("9,500", ("the total price",))]),
+        # twin: between numbers it divides
+        ("So x is 550 over 4.", [("550 / 4", ("x",))]),
+    ],
+)
+def test_over_divides_only_numbers(text, claims):
+    assert [(c.value, c.names) for c in read(text).claims] == claims
+
+
 def test_set_symbols_are_their_latex_commands():
     """ "|A ∩ B|" in a trace is the question's $|A \\cap B|$ (held-out 29)."""
     assert name_key("|A ∩ B|") == name_key("|A \\cap B|")

@@ -2353,7 +2353,7 @@ def _value_of(
     if root:  # "the distance is the square root of 117": a radical in words
         return root.start(), f"{root['factor'] or ''}\\sqrt{{{root['radicand']}}}", None
     kept_end = None
-    open_operator = False  # "2 times" ends in an operator: not yet a value
+    open_operator: str | bool = False  # "2 times" ends in an operator: not yet a value
     for w in _NON_SPACE.finditer(raw):  # lazily: the run ends soon
         core = w.group().strip(".,;:?").rstrip("!") or w.group()
         value_word = _VALUE_WORD.match(core)
@@ -2364,7 +2364,7 @@ def _value_of(
             elif core.lower() == "times" and not raw[w.end() :].strip():
                 break  # "it rang 22 times": a count of times that ends the term, no product
             else:
-                open_operator = True
+                open_operator = core.lower()
             continue
         if not value_word and _PLAIN_WORD.fullmatch(core):
             is_value = False
@@ -2376,6 +2376,8 @@ def _value_of(
             if _PLAIN_WORD.fullmatch(following) and not _VALUE_WORD.match(following):
                 is_value = False  # "a total of 11", "I think"
         if not is_value:
+            if open_operator == "over":
+                open_operator = False  # "$9,500 over her budget": a preposition, no division
             break
         kept_end, open_operator = w.end(), False
     if kept_end is None or open_operator:
