@@ -4071,6 +4071,20 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "75",
             None,
         ),
+        # held-out 67: a number with its unit as the problem gives it restates a given
+        (
+            "Cars have lined up on the motorway. Some of the cars drive through in the first 15 "
+            "minutes of the traffic jam, then 20 more cars drive through in the remaining 15 "
+            "minutes of the jam. 5 cars from the line take an exit so they don't have to drive "
+            "through the traffic jam. If there were originally 30 cars on the motorway, how many"
+            " cars drove through the traffic jam in the first 15 minutes?",
+            "There were originally 30 cars on the motorway.\n\nNext, I should account for the 5 "
+            "cars that took an exit.\n\nSubtracting these 5 cars from the original 30 gives me 25"
+            " cars that actually drove through the traffic jam.\n\nThis calculation results in 5 "
+            "cars that drove through the traffic jam in the first 15 minutes.",
+            "5",
+            3,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

@@ -1291,6 +1291,12 @@ def _restates_given(claim: Claim, problem: str) -> bool:
     value = _DOLLAR.sub("", claim.value).strip()  # "\\$1", said "$\\$ 1 /$ bushel"
     if not claim.names or not _PLAIN_NUMBER.fullmatch(value):
         return False
+    if "mention" in claim.flags:
+        # "the 5 cars that took an exit" for "5 cars from the line take an exit": the number
+        # with its unit, as the problem gives it
+        unit = claim.names[0].removeprefix("number of ").split()[-1]
+        given = rf"(?<![\d.,]){re.escape(value)}\s+{re.escape(unit)}\b"
+        return re.search(given, problem) is not None
     clauses = [said for said, numbers in _givens(problem) if value in numbers]
     if not clauses:
         return False
