@@ -4,8 +4,8 @@ import pytest
 from support.data import r1_reasonings
 
 from lm_eval_thinkbench.locate.asked import name_key
-from lm_eval_thinkbench.locate.claims import pending_operation, read
-from lm_eval_thinkbench.locate.commit import as_column, without_unit
+from lm_eval_thinkbench.locate.claims import Claim, pending_operation, read
+from lm_eval_thinkbench.locate.commit import _restates_given, as_column, without_unit
 from lm_eval_thinkbench.locate.rule import find_statements, locate_first_correct
 from lm_eval_thinkbench.math.grader import Grader
 from lm_eval_thinkbench.steps import split_separator
@@ -2606,6 +2606,25 @@ def test_points_and_powers_read_as_written(text, claims):
 )
 def test_over_divides_only_numbers(text, claims):
     assert [(c.value, c.names) for c in read(text).claims] == claims
+
+
+@pytest.mark.parametrize(
+    ("names", "value", "given"),
+    [
+        (("number of cars",), "5", True),
+        # held-out 67: the count's unit under any of its names ("2 more eggs")
+        (("number of more", "number of eggs"), "2", True),
+        (("number of more", "number of eggs"), "3", False),
+        (("number of trays",), "2", False),
+    ],
+)
+def test_a_count_as_the_problem_gives_it_restates_a_given(names, value, given):
+    problem = (
+        "5 cars take an exit. Rozanne uses 4 dozen eggs and another 2 eggs that were loose. "
+        "How many trays can she put out?"
+    )
+    claim = Claim(0, 1, 0, value, names, None, frozenset({"mention"}), (0, 1))
+    assert _restates_given(claim, problem) is given
 
 
 def test_set_symbols_are_their_latex_commands():

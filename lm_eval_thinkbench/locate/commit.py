@@ -1294,9 +1294,8 @@ def _restates_given(claim: Claim, problem: str) -> bool:
     if "mention" in claim.flags:
         # "the 5 cars that took an exit" for "5 cars from the line take an exit": the number
         # with its unit, as the problem gives it
-        unit = claim.names[0].removeprefix("number of ").split()[-1]
-        given = rf"(?<![\d.,]){re.escape(value)}\s+{re.escape(unit)}\b"
-        return re.search(given, problem) is not None
+        units = "|".join(re.escape(n.split()[-1]) for n in claim.names)
+        return re.search(rf"(?<![\d.,]){re.escape(value)}\s+(?:{units})\b", problem) is not None
     clauses = [said for said, numbers in _givens(problem) if value in numbers]
     if not clauses:
         return False
