@@ -4120,6 +4120,12 @@ def test_held_out_readings(grader, problem, reasoning, gold, step):
             " How many slices are left?",
             3,
         ),
+        # held-out 66: "are still left"
+        (
+            "Jenny has a pizza with 12 slices. She gives 1/3 to Bill and 1/4 to Mark and eats 2."
+            " How many slices are still left?",
+            3,
+        ),
         # twin: a question that asks no rest ("the remaining amount" is no count left)
         (
             "Jenny has a pizza with 12 slices. She gives 1/3 to Bill and 1/4 to Mark and eats 2."

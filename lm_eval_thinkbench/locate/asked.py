@@ -223,7 +223,7 @@ _DEGREES.update({"least": "less", "bigger": "big", "biggest": "big", "maximal": 
 _LEFT = frozenset(("left", "remain"))
 _ASKS_REST = re.compile(
     r"(?i)\bhow\s+(?:many|much)\s+(?:[\w'-]+\s+){1,3}(?:(?:are|is|were|was|will\s+be|would\s+be)"
-    r"\s+(?:left|remaining)|remain|(?:[\w'-]+\s+){0,3}(?:have|has|had|get)\s+left)\b"
+    r"\s+(?:still\s+)?(?:left|remaining)|remain|(?:[\w'-]+\s+){0,3}(?:have|has|had|get)\s+left)\b"
 )
 #: The name the reader gives a value by its unit alone ("3 slices": "number of slices", "3
 #: slices left": "number of slices left").
