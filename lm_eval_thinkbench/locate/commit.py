@@ -1293,9 +1293,10 @@ def _restates_given(claim: Claim, problem: str) -> bool:
         return False
     if "mention" in claim.flags:
         # "the 5 cars that took an exit" for "5 cars from the line take an exit": the number
-        # with its unit, as the problem gives it
+        # with its unit, as the problem gives it (or else in a clause's words, as any claim)
         units = "|".join(re.escape(n.split()[-1]) for n in claim.names)
-        return re.search(rf"(?<![\d.,]){re.escape(value)}\s+(?:{units})\b", problem) is not None
+        if re.search(rf"(?<![\d.,]){re.escape(value)}\s+(?:{units})\b", problem):
+            return True
     clauses = [said for said, numbers in _givens(problem) if value in numbers]
     if not clauses:
         return False
