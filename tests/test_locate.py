@@ -4090,6 +4090,49 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "75",
             None,
         ),
+        # held-out 47: the question's verb counts though too common to name anything ("she
+        # gave the cashier" for "how much money did she give the cashier?")
+        (
+            "An adult ticket costs $12 and a child ticket $10. If she received $8 in change, how"
+            " much money did she give the cashier?",
+            "The tickets cost 12 + 10 = 22.\n\nShe got 8 back, so 22 + 8 = 30. Therefore, she "
+            "gave the cashier $30.\n\nThe average ticket is 22 / 2 = 11.\n\nSo the answer is 30.",
+            "30",
+            1,
+        ),
+        # twin: a verb the problem does not use is no word of the question
+        (
+            "An adult ticket costs $12 and a child ticket $10. If she received $8 in change, how"
+            " much money did she hand over?",
+            "The tickets cost 12 + 10 = 22.\n\nShe got 8 back, so 22 + 8 = 30. Therefore, she "
+            "gave the cashier $30.\n\nThe average ticket is 22 / 2 = 11.\n\nSo the answer is 30.",
+            "30",
+            3,
+        ),
+        # held-out 56: "so to find" the asked total opens the computation that follows
+        (
+            "Tom gets 4 car washes a month. If each car wash costs $15 how much does he pay in a"
+            " year?",
+            "4 * 12 = 48 car washes in a year.\n\nEach car wash is $15, so to find the total "
+            "cost, I should multiply the number of car washes by the cost per car wash. That "
+            "would be 48 * $15.\n\n48 times 10 is 480, and 48 times 5 is 240. Adding those "
+            "together gives 480 + 240 = $720.\n\nLet me check: 15*48 = 720.\n\nSo the "
+            "answer is 720.",
+            "720",
+            2,
+        ),
+        # twin: "so to speak" opens no goal
+        (
+            "Tom gets 4 car washes a month. If each car wash costs $15 how much does he pay in a"
+            " year?",
+            "4 * 12 = 48 car washes in a year.\n\nEach car wash is $15, so to speak of the "
+            "total cost, I should multiply the number of car washes by the cost per car wash. "
+            "That would be 48 * $15.\n\n48 times 10 is 480, and 48 times 5 is 240. Adding "
+            "those together gives 480 + 240 = $720.\n\nLet me check: 15*48 = 720.\n\nSo the "
+            "answer is 720.",
+            "720",
+            4,
+        ),
         # held-out 67: a number with its unit as the problem gives it restates a given
         (
             "Cars have lined up on the motorway. Some of the cars drive through in the first 15 "

@@ -934,12 +934,13 @@ _INTO = re.compile(
 #: The model saying what it computes next ("the question asks for the sum of these values",
 #: "now I need to find the total"): the goal, up to the end of its noun phrase.
 _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at once
-    r"(?i)(?=[anhlwit])\b(?:asks?\s+(?:for|us\s+to\s+find)|is\s+asking(?:\s+for)?"
+    r"(?i)(?=[anhlwits])\b(?:asks?\s+(?:for|us\s+to\s+find)|is\s+asking(?:\s+for)?"
     r"|(?:need|want|have)\s+to\s+(?:find(?:\s+out)?|compute|calculate|determine|figure\s+out)"
     r"|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate)"
     # a purpose clause that opens a sentence or follows a comma: "Finally, to find the change",
-    # "To find out how many students there are", "So, to get the total number of raspberries"
-    r"|(?:(?<=[,.;:!?\n]\s)|(?<=[,.;:!?\n])|(?<![\s\S]))to\s+"
+    # "To find out how many students there are", "So, to get the total number of raspberries",
+    # "so to find the total cost"
+    r"|(?:(?<=[,.;:!?\n]\s)|(?<=[,.;:!?\n])|(?<![\s\S]))(?:(?:so|and|then),?\s+)?to\s+"
     r"(?:find(?:\s+out)?|determine|calculate|figure\s+out|get))\s+"
     r"(?:(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,90}?)"
     r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
@@ -1037,6 +1038,7 @@ def _conclusions(
     out = []
     proper = content_words(" ".join(_CAPITALIZED.findall(problem or "")))
     given = set(_WHOLE_NUMBER.findall(problem or ""))
+    stated = frozenset(_PLAIN_WORD.findall((problem or "").lower()))
     # a sentence the reader found a claim in, unless it named the value by a proper name only
     # ("Therefore, Janet makes $18 every day at the farmers' market.": Janet)
     taken = {
@@ -1052,7 +1054,10 @@ def _conclusions(
         name = " ".join(f"{m['before']} {m['after']}".split())
         said = _MODAL.sub(" ", _IRREGULAR.sub(lambda w: _AS_ASKED[w[0].lower()], name))
         words = content_words(said) - GENERIC - proper
-        if len(words) < 2 or not all(_in_question(w, asked.context) for w in words):
+        # the question's verb, though too common to tell names apart ("Therefore, she gave
+        # the cashier $30." for "how much money did she give the cashier?")
+        verbs = _DROPPED_VERBS.intersection(said.lower().split()) & stated
+        if len(words) + len(verbs) < 2 or not all(_in_question(w, asked.context) for w in words):
             continue
         sentence = (m.start(), m.end())
         if any(start <= m.start("value") < end for start, end in taken):
@@ -1122,6 +1127,9 @@ _PRESENT = {
 #: needs to leave 17 minutes before Wayne" for "How much earlier should Bernadette leave?"
 _AS_ASKED = _PRESENT | {"before": "earlier", "after": "later"}
 _IRREGULAR = re.compile(r"(?i)\b(?:" + "|".join(_AS_ASKED) + r")\b")
+#: The question's verbs that :func:`content_words` drops as too common ("give", "find").
+_DROPPED_VERBS = frozenset(v for v in _PRESENT.values() if not content_words(v))
+_PLAIN_WORD = re.compile(r"[a-z]+")
 #: A capitalized word: the problem's proper names ("John", "Job A") are among them.
 _CAPITALIZED = re.compile(r"\b[A-Z][a-z]+")
 #: A modal the question words as "should" or "must", which no name has: "she needs to leave".
@@ -1130,8 +1138,8 @@ _MODAL = re.compile(r"(?i)\b(?:needs?|has|have|ought)\s+to\b")
 #: 25 candles both smell like wet dog and explode." (the words around the number, each run
 #: without digits or math).
 _WHOLE_NUMBER = re.compile(r"\d+")
-_CONCLUDED = re.compile(
-    r"(?:(?<=[.!\n])|(?<=[.!]\s)|(?<![\s\S]))\s*(?:therefore|so|thus|hence),?\s+"
+_CONCLUDED = re.compile(  # the lookahead lets the engine skip most positions at once
+    r"(?=[\stsh])(?:(?<=[.!\n])|(?<=[.!]\s)|(?<![\s\S]))\s*(?:therefore|so|thus|hence),?\s+"
     r"(?P<before>(?:[A-Za-z][A-Za-z' ]{0,80}?)?)\s*\\?\$?"
     r"(?P<value>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)%?"
     r"(?P<after>(?:\s+(?:[A-Za-z][A-Za-z']*|\d+)){0,10})\s*[.!](?=\s|$)",
