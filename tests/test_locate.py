@@ -4090,6 +4090,23 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "75",
             None,
         ),
+        # held-out 64 (DeepSeek-R1): the asked formula with a part written as its value
+        # ("sqrt(65536)" once "2^16 is 65536", for the asked sqrt(2^16))
+        (
+            "Compute $\\sqrt{2^{16}}$.",
+            "We need the square root of a power of 2.\n\nBut 2^16 is 65536, right? "
+            "So sqrt(65536) is 256.\n\nLet me check: 2^8 = 256.\n\nSo the answer is 256.",
+            "256",
+            1,
+        ),
+        # twin: a value only supposed is no value of the part
+        (
+            "Compute $\\sqrt{2^{16}}$.",
+            "We need the square root of a power of 2.\n\nIf 2^16 were 65536, then "
+            "sqrt(65536) is 256.\n\nLet me check: 2^8 = 256.\n\nSo the answer is 256.",
+            "256",
+            3,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

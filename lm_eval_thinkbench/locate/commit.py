@@ -180,6 +180,8 @@ def first_commitment(
     if solved := _inverse_unknowns(reading.claims, asked) - asked.math:
         asked = replace(asked, math=asked.math | solved)
         free -= solved
+    if substituted := _substituted(reading.claims, asked) - asked.math:
+        asked = replace(asked, math=asked.math | substituted)
     paragraphs = split_separator(reasoning)  # read by each pass below: cut once
     claims = sorted(
         [
@@ -728,6 +730,33 @@ def _inverse_unknowns(claims: Sequence[Claim], asked: Asked) -> frozenset[str]:
             ):
                 found.add(applied[2])
     return frozenset(found)
+
+
+def _substituted(claims: Sequence[Claim], asked: Asked) -> frozenset[str]:
+    """The asked formulas with a part written as the number a firm claim evaluates it to:
+    ``\\sqrt{65536}`` for the asked ``\\sqrt{2^{16}}`` once "2^16 is 65536" ("So sqrt(65536) is
+    256" states the asked value). A part is a formula, not a bare number; the value is a plain
+    number or fraction (a formula for a value would make more names parts of the asked one,
+    intermediates they are not: tried, it moved three annotated traces late)."""
+    if not asked.math:
+        return frozenset()
+    # the question's ``2^{16}`` as a trace writes it, ``2^16``
+    forms = asked.math | {_BRACED_EXPONENT.sub(r"^\1", m) for m in asked.math}
+    found: set[str] = set()
+    for claim in claims:
+        value = claim.value.strip()
+        if not _PLAIN_NUMBER.fullmatch(value) or not _firm(claim):
+            continue
+        for name in claim.names:
+            part = name_key(name)
+            if len(part) < 2 or part.isdigit() or part == value:
+                continue
+            found.update(m.replace(part, value) for m in forms if part in m and part != m)
+    return frozenset(found)
+
+
+#: An exponent of one number or letter in braces: ``2^{16}``.
+_BRACED_EXPONENT = re.compile(r"\^\{(\w+)\}")
 
 
 #: An inverse function of one letter the question asks for: ``f^{-1}(\\frac15)``.
