@@ -4107,6 +4107,74 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "256",
             3,
         ),
+        # held-out 69 (Gemma-2-27B-it): a reason in brackets cites a fact ("(Since *g* is
+        # even)"), it concludes nothing
+        (
+            "Let $f(x)$ be an odd function, and let $g(x)$ be an even function. Is $f(g(f(x))"
+            ")$ even, odd, or neither?",
+            "Replace x with -x.\n\n*f(g(f(-x)))* = *f(g(-f(x)))* (Since *f* is odd)\n   = *f("
+            "g(f(x)))* (Since *g* is even)\n\nConclusion:\n\nWe see that f(g(f(-x))) = f(g(f("
+            "x))). This means the composite function is **even**.\n\nSo the answer is $\\boxe"
+            "d{\\text{even}}$.",
+            "\\text{even}",
+            3,
+        ),
+        # twin: a bracket that concludes is no reason
+        (
+            "Let $f(x)$ be an odd function, and let $g(x)$ be an even function. Is $f(g(f(x))"
+            ")$ even, odd, or neither?",
+            "Replace x with -x.\n\n*f(g(f(-x)))* = *f(g(-f(x)))* (so *f(g(f(x)))* is even)\n"
+            "\nConclusion:\n\nWe see that f(g(f(-x))) = f(g(f(x))). This means the composite "
+            "function is **even**.\n\nSo the answer is $\\boxed{\\text{even}}$.",
+            "\\text{even}",
+            1,
+        ),
+        # held-out 69 (short-CoT Sky-T1 32B): "Substituting the points" evaluates a formula, it
+        # tries no value
+        (
+            "What is the shortest distance from the point $(6, 0)$ to the line $y = 2x-2$?",
+            "The foot of the perpendicular is $(2, 2)$.\n\nThe distance from $(6, 0)$ to $(2,"
+            " 2)$ uses the distance formula. Substituting the points gives $\\sqrt{(6 - 2)^2 "
+            "+ (0 - 2)^2} = \\sqrt{20} = 2\\sqrt{5}$.\n\nTherefore, the shortest distance is "
+            "$\\boxed{2\\sqrt{5}}$.",
+            "2\\sqrt{5}",
+            1,
+        ),
+        # twin: substituting a value tries it
+        (
+            "What is the shortest distance from the point $(6, 0)$ to the line $y = 2x-2$?",
+            "The foot of the perpendicular is $(2, 2)$.\n\nThe distance from $(6, 0)$ to $(2,"
+            " 2)$ uses the distance formula. Substituting x = 2 gives $\\sqrt{(6 - 2)^2 + (0 "
+            "- 2)^2} = \\sqrt{20} = 2\\sqrt{5}$.\n\nTherefore, the shortest distance is $\\bo"
+            "xed{2\\sqrt{5}}$.",
+            "2\\sqrt{5}",
+            2,
+        ),
+        # held-out 69 (Qwen2.5-14B-Instruct): a numbered derivation's equation that still holds the
+        # name ("P(A) = 1/2 + 1/4 P(A)") is no value listed beside the solution
+        (
+            "Alice flips a coin: heads, she wins. If not, Bob flips: tails, he wins. If not, "
+            "it is Alice's turn again. What is the probability that Alice wins the game?",
+            "1. **Set up:** Let \\( P(A) \\) be the probability that Alice wins.\n\n2. **Form"
+            "ulate the equation for \\( P(A) \\):**\n   \\[\n   P(A) = P(A_1) + P(\\text{cont"
+            "inue}) \\times P(A)\n   \\]\n\n3. **Solve the equation for \\( P(A) \\):**\n   "
+            "\\[\n   P(A) = \\frac{1}{2} + \\frac{1}{4} P(A)\n   \\]\n   \\[\n   P(A) = \\fra"
+            "c{1}{2} \\times \\frac{4}{3} = \\frac{2}{3}\n   \\]\n\n4. **Answer:** The probab"
+            "ility is \\(\\boxed{\\frac{2}{3}}\\).",
+            "\\frac{2}{3}",
+            2,
+        ),
+        # twin: two values in numbered steps list candidates
+        (
+            "Alice flips a coin: heads, she wins. If not, Bob flips: tails, he wins. If not, "
+            "it is Alice's turn again. What is the probability that Alice wins the game?",
+            "1. **Set up:** Let \\( P(A) \\) be the probability that Alice wins.\n\n2. **Gues"
+            "s:**\n   \\[\n   P(A) = \\frac{1}{3}\n   \\]\n\n3. **Another guess:**\n   \\[\n "
+            "  P(A) = \\frac{2}{3}\n   \\]\n\n4. **Answer:** The probability is \\(\\boxed{"
+            "\\frac{2}{3}}\\).",
+            "\\frac{2}{3}",
+            3,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

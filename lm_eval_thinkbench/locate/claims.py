@@ -300,8 +300,10 @@ _CHECK_ANYWHERE = re.compile(
 #: ``locate.commit``), so a flag of its own.
 SUBSTITUTION = re.compile(
     r"(?i)\b(?:plug(?:ging|ged|s)?|substitut\w*)\b"
-    # "Plugging in the numbers: (0.1s² / s²) * 100% = 10%": a formula evaluated, no value tried
-    r"(?!\s+(?:in\s+)?(?:all\s+)?(?:the\s+|these\s+|those\s+)?(?:given\s+|known\s+)?(?:numbers|values)\b)"
+    # "Plugging in the numbers: (0.1s² / s²) * 100% = 10%", "Substituting the points gives
+    # \sqrt{(6 - 2)^2 + (0 - 2)^2} = 2\sqrt{5}": a formula evaluated, no value tried
+    r"(?!\s+(?:in\s+)?(?:all\s+)?(?:the\s+|these\s+|those\s+)?(?:given\s+|known\s+)?"
+    r"(?:numbers|values|points|coordinates)\b)"
 )
 #: Words that make the values around them options, not commitments.
 _OPTION_WORDS = re.compile(
@@ -365,7 +367,8 @@ class Claim:
     a commitment when x = 4 is what the problem gives, a hypothesis otherwise. ``flags``:
     "question", "hypothesis", "condition", "premise" (the condition itself), "check",
     "substitution" (a value plugged in), "given" (a sentence that cites the problem),
-    "option", "intermediate", "list", "header", "negated", "approx", "mention", "boxed",
+    "reason" (a reason in brackets: "(since g is even)"), "option", "intermediate", "list",
+    "header", "negated", "approx", "mention", "boxed",
     "bound" (the right side of an inequality, in its math: "n \\geq \\frac{9216}{144} = 64").
     """
 
@@ -461,6 +464,7 @@ def read(
     _announced_roots(text, state.claims)
     _case_paragraphs(text, state.claims)
     _affirmed_questions(text, state.claims)
+    _reasons(text, state.claims)
     return Reading(state.claims, state.aliases)
 
 
@@ -592,6 +596,18 @@ def _case_paragraphs(text: str, claims: list[Claim]) -> None:
         return
     spans = [_paragraph_from(text, m.start()) for m in _CASE_OPENING.finditer(text)]
     _flag_spans(claims, spans, "hypothesis")
+
+
+def _reasons(text: str, claims: list[Claim]) -> None:
+    """A claim in a reason put in brackets ("f(g(-f(x))) = f(g(f(x))) (Since *g* is even)")
+    cites a fact, given or found before, to justify the step beside it: no conclusion (nor an
+    "if" clause, which "premise" flags)."""
+    if "(" in text:
+        _flag_spans(claims, [m.span() for m in _REASON.finditer(text)], "reason")
+
+
+#: A reason in brackets: "(since g is even)", "(because 7 is prime)".
+_REASON = re.compile(r"\((?=[SsBb])(?i:since|because)\b[^()\n]*\)")
 
 
 def _affirmed_questions(text: str, claims: list[Claim]) -> None:
@@ -1501,7 +1517,8 @@ def _mark_lists(text: str, state: _State, since: int, segments: Sequence[int]) -
     formula in other variables is no value of its own ("b = -a/2, so b = -(-2)/2 = 1" gives b
     one value), and a fraction is its value (``\\frac{30}{5}`` and 6 are one). A value after
     "totaling" or "for a total of" is the sum of the ones before it, no item of a list ("180
-    minutes, plus 24 minutes, totaling 204 minutes"); nor is a rounding of a value."""
+    minutes, plus 24 minutes, totaling 204 minutes"); nor is a rounding of a value
+    (:func:`_listed_value` says what is)."""
     if len(state.claims) - since < 2:  # a list needs two values (most sentences give none)
         return
     claims = state.claims[since:]
@@ -1512,12 +1529,23 @@ def _mark_lists(text: str, state: _State, since: int, segments: Sequence[int]) -
     }
     seen: dict[tuple[str, int], set[str]] = {}
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
-        if claim.names and _listable(claim.value) and i not in totals and not _rounding(claim):
-            seen.setdefault((_list_key(claim.names), segment), set()).add(_number_key(claim.value))
+        name = _list_key(claim.names) if claim.names else ""
+        if _listed_value(claim, name) and i not in totals and not _rounding(claim):
+            seen.setdefault((name, segment), set()).add(_number_key(claim.value))
     for i, (claim, segment) in enumerate(zip(claims, segments, strict=True)):
         key = (_list_key(claim.names), segment) if claim.names and i not in totals else None
         if key is not None and key[0] and len(seen.get(key, ())) > 1:
             state.claims[since + i] = _with(claim, "list")
+
+
+def _listed_value(claim: Claim, key: str) -> bool:
+    """Whether a claim gives a value that can be one of several listed under ``key`` (its
+    name's): :func:`_listable`, and not an equation that still holds the name (``P(A) =
+    \\frac{1}{2} + \\frac{1}{4} P(A)``, solved in the next line of a derivation)."""
+    if not key or not _listable(claim.value):
+        return False
+    # (a command's letters are no name's: ``ac`` is not in ``\\frac{1}{2}``)
+    return len(key) < 2 or key not in _key(_COMMAND.sub(" ", claim.value))
 
 
 def _rounding(claim: Claim) -> bool:
@@ -1615,10 +1643,9 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
         last_item_end = end
     seen: dict[tuple[str, int], set[str]] = {}
     for i, run in items:
-        if claims[i].names and _listable(claims[i].value):
-            seen.setdefault((_key(claims[i].names[0]), run), set()).add(
-                _number_key(claims[i].value)
-            )
+        key = _key(claims[i].names[0]) if claims[i].names else ""
+        if _listed_value(claims[i], key):
+            seen.setdefault((key, run), set()).add(_number_key(claims[i].value))
     for i, run in items:
         if claims[i].names and len(seen.get((_key(claims[i].names[0]), run), ())) > 1:
             claims[i] = _with(claims[i], "list")

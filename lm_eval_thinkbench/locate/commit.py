@@ -94,7 +94,7 @@ _ASIDE = frozenset(("option", "intermediate"))
 _REJECT = frozenset(
     (
         "question", "hypothesis", "premise", "check", "substitution", "option", "intermediate",
-        "list", "header", "negated", "bound", "given",
+        "list", "header", "negated", "bound", "given", "reason",
     )
 )  # fmt: skip
 #: Names that say "the asked quantity" in so many words: "the answer", "the value we are
