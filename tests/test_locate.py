@@ -4175,6 +4175,40 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "\\frac{2}{3}",
             3,
         ),
+        # held-out 69 (Gemma-2-27B-it): "the difference between A and B" is one name, the "and"
+        # joins the operands (not "the cube root of 64" alone)
+        (
+            "What is the difference between the positive square root of 64 and the cube root "
+            "of 64?",
+            "1. The positive square root of 64 is 8.\n\n2. The cube root of 64 is 4.\n\n3. **"
+            "Calculate the difference:** 8 - 4 = 4\n\nTherefore, the difference between the p"
+            "ositive square root of 64 and the cube root of 64 is $\\boxed{4}$.",
+            "4",
+            2,
+        ),
+        # held-out 70 (QwQ-32B): a conclusion may call the people counted by another noun
+        # ("students" for "pupils")
+        (
+            "There are 40 pupils in a class. Half of the class likes blue. One-fourth of the "
+            "remaining likes green and the rest likes yellow. How many pupils like the color "
+            "yellow?",
+            "Half of 40 is 20, so 20 remain.\n\nOne-fourth of 20 is 5.\n\nSo if there are 20 "
+            "left and 5 like green, then 20 minus 5 is 15. Therefore, 15 students like yellow"
+            ".\n\nWait, let me check: 40 / 2 = 20 and 20 / 4 = 5.\n\nSo the answer is 15.",
+            "15",
+            2,
+        ),
+        # twin: a noun for no people is no word of the question
+        (
+            "There are 40 pupils in a class. Half of the class likes blue. One-fourth of the "
+            "remaining likes green and the rest likes yellow. How many pupils like the color "
+            "yellow?",
+            "Half of 40 is 20, so 20 remain.\n\nOne-fourth of 20 is 5.\n\nSo if there are 20 "
+            "left and 5 like green, then 20 minus 5 is 15. Therefore, 15 teachers like yellow"
+            ".\n\nWait, let me check: 40 / 2 = 20 and 20 / 4 = 5.\n\nSo the answer is 15.",
+            "15",
+            4,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

@@ -262,7 +262,7 @@ PEOPLE = frozenset(
         (
             "people", "person", "persons", "resident", "student", "individual", "member",
             "participant", "child", "children", "adult", "worker", "employee", "customer",
-            "guest", "player", "voter", "citizen",
+            "guest", "player", "voter", "citizen", "pupil", "kid",
         ),
     )
 )  # fmt: skip

@@ -1010,10 +1010,14 @@ def _prose_matches(
     return scan.finditer(text, start, end)
 
 
-#: "between" and one or two words, or "both" and up to three (not a number's: "both 5 and"
-#: joins two numbers only, :data:`_OF_OPERAND`), before an "and": the "and" joins a range or a
-#: pair, not clauses.
-_BETWEEN = re.compile(r"(?i)\b(?:between\s+\S+(?:\s+\S+)?|both\s+(?![-\d])\S+(?:\s+\S+){0,2})\s*$")
+#: "between" and a phrase with no "and", "or", link or punctuation ("the difference between
+#: the positive square root of 64 and"), or "both" and up to three words (not a number's:
+#: "both 5 and" joins two numbers only, :data:`_OF_OPERAND`), before an "and": the "and" joins
+#: a range or a pair, not clauses.
+_BETWEEN = re.compile(
+    r"(?i)\b(?:between\s+(?:(?!\b(?:and|or|is|are|was|equals)\b)[^.,;:!?=\n]){1,60}"
+    r"|both\s+(?![-\d])\S+(?:\s+\S+){0,2})\s*$"
+)
 #: "of" or "both" and a number before an "and" that another number follows: the "and" joins
 #: the operands of one quantity ("the GCD of 63 and 1491 is 21", "the sum of $3$ and $5$",
 #: "3 integers that are factors of both 100 and 150").

@@ -53,6 +53,7 @@ from itertools import islice
 
 from lm_eval_thinkbench.locate.asked import (
     GENERIC,
+    PEOPLE,
     SUPERSCRIPT_DIGITS,
     Asked,
     apposed_names,
@@ -1139,8 +1140,12 @@ _SUPERLATIVE = r"(?:[a-z]+est|most|least|best|worst)\b"
 
 def _in_question(word: str, question: frozenset[str]) -> bool:
     """Whether a conclusion's ``word`` is a word of the question, or a compound of one
-    ("handbag" for "bag")."""
-    return word in question or any(len(w) >= 3 and word.endswith(w) for w in question)
+    ("handbag" for "bag"), or its noun for the people counted ("students" for "pupils")."""
+    return (
+        word in question
+        or any(len(w) >= 3 and word.endswith(w) for w in question)
+        or (word in PEOPLE and not question.isdisjoint(PEOPLE))
+    )
 
 
 #: The past of verbs a word problem asks with ("how much did she give", "she gave").
