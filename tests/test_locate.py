@@ -4273,6 +4273,30 @@ def test_held_out_readings(grader, problem, reasoning, gold, step):
 
 
 @pytest.mark.parametrize(
+    ("label", "step"),
+    [
+        # held-out 70 (QwQ-32B): a final statement named in \\text{} names the asked quantity
+        # in words ("Total cost"), so "Total cost = $8 × 14" opens the computation after it
+        ("Total cost", 2),
+        # twin: a label that names something else opens nothing
+        ("Daily budget", None),
+    ],
+)
+def test_a_final_name_in_text_is_words(grader, label, step):
+    problem = (
+        "Paul drives twice a day for 14 days. Each morning ride costs $6 and each afternoon ride"
+        " $2. How much money did he spend on driving?"
+    )
+    reasoning = (
+        "Each day he spends 6 + 2 = 8 dollars.\n\nTotal cost = $8 × 14\n\n8 times 10 is 80, and"
+        " 8 times 4 is 32. Adding: 80 + 32 = 112.\n\nPer week that is 8 × 7 = 56.\n\nThat "
+        "matches."
+    )
+    answer = f"\\[\\text{{{label}}} = 14 \\times 8 = 112\\]\n\nSo he spent \\boxed{{112}}."
+    assert _first(reasoning, "112", grader, problem, answer).step_index == step
+
+
+@pytest.mark.parametrize(
     ("problem", "step"),
     [
         # held-out 53: for "how many slices are left?", "3 slices" is a count, not the rest

@@ -903,6 +903,8 @@ def asked_names(
     ]
     free = problem_variables(problem) - math if problem else set()
     for name in [n for names in named for n in names] + list(goals):
+        if spelled := _TEXT_NAME.fullmatch(name):  # "\\text{Total cost} = 14 \\times 8 = 112"
+            name = spelled["words"]
         if _is_math_name(name):
             key = name_key(name)
             if key in free:
