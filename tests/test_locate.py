@@ -4209,6 +4209,26 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "15",
             4,
         ),
+        # held-out 70 (QwQ-32B): "Which is 40." in mid-paragraph goes on with the chain before it
+        (
+            "Mico and Marco realized that the sum of their ages is 20. What will be the sum o"
+            "f their ages in 10 years?",
+            "In 10 years the sum will be M + N + 20.\n\nWe know M + N is 20. So the sum in 10"
+            " years would be 20 + 20. Which is 40. So, is the answer 40?\n\nCheck with ages 5"
+            " and 15: in 10 years they are 15 and 25.\n\nSo the answer is 40.",
+            "40",
+            1,
+        ),
+        # twin: a question is no value
+        (
+            "Mico and Marco realized that the sum of their ages is 20. What will be the sum o"
+            "f their ages in 10 years?",
+            "In 10 years the sum will be M + N + 20.\n\nWe know M + N is 20. So the sum in 10"
+            " years would be 20 + 20. Which is 30? No, wait, 40. So, is the answer 40?\n\nChe"
+            "ck with ages 5 and 15: in 10 years they are 15 and 25.\n\nSo the answer is 40.",
+            "40",
+            3,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

@@ -1754,7 +1754,8 @@ def _chain(
         return
     summed = clause[0].kind == "link" and clause[0].what == "is"
     # "|A ∩ B| = 49 - 44", then "Which is 5.": the chain before goes on, as after "="
-    which = summed and text.startswith(("Which", "which"), clause[0].start)
+    # (or "... would be 20 + 20. Which is 40.": the link then holds the space before it)
+    which = summed and text[clause[0].start : clause[0].end].lstrip().startswith(("Which", "which"))
     summed = summed and not which
     if clause[0].kind == "link" and (
         clause[0].what == "eq"
