@@ -4229,6 +4229,31 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "40",
             3,
         ),
+        # held-out 70 (QwQ-32B): a goal in other words for the question's ("the annual cost" for
+        # "How much money does she spend per year?") opens the computation that follows
+        (
+            "Madeline spends $220 per month on her dog. How much money does Madeline spend on"
+            " her dog per year?",
+            "She spends 220 each month.\n\nBut the question asks for the annual cost, so per "
+            "year. I need to multiply the monthly total by 12. That would be 220 * 12.\n\n200"
+            " * 12 is 2400, and 20 * 12 is 240. Adding those together gives 2400 + 240 = 2640"
+            ". So, $2,640 per year?\n\nWait, per week that is about 220 / 4 = 55.\n\nSo the a"
+            "nswer is 2640.",
+            "2640",
+            2,
+        ),
+        # twin: a goal the question does not ask opens nothing
+        (
+            "Madeline spends $220 per month on her dog. How much money does Madeline spend on"
+            " her dog per year?",
+            "She spends 220 each month.\n\nBut the question asks for the annual rainfall, so "
+            "per year. I need to multiply the monthly total by 12. That would be 220 * 12.\n"
+            "\n200 * 12 is 2400, and 20 * 12 is 240. Adding those together gives 2400 + 240 ="
+            " 2640. So, $2,640 per year?\n\nWait, per week that is about 220 / 4 = 55.\n\nSo "
+            "the answer is 2640.",
+            "2640",
+            4,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

@@ -976,6 +976,20 @@ _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at
     r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
     r"|(?P<m3>[A-Za-z](?:\s*[-+*/^]\s*[A-Za-z0-9]){1,4}))(?=\s*(?:[.,;:?!]|$))"
 )
+#: Words a goal says for the question's (stems): "the annual cost" for "How much money does
+#: she spend per year?"
+_GOAL_SYNONYMS = {
+    "annual": "year", "yearly": "year", "monthly": "month", "weekly": "week", "daily": "day",
+    "cost": "money", "spend": "money", "spent": "money", "pay": "money", "paid": "money",
+    "price": "money", "expense": "money",
+}  # fmt: skip
+
+
+def _as_asked(words: frozenset[str]) -> frozenset[str]:
+    """``words`` with each of :data:`_GOAL_SYNONYMS` as the question's word for it."""
+    return frozenset(_GOAL_SYNONYMS.get(w, w) for w in words)
+
+
 #: Words too general to say which quantity a goal is ("the value", "the result").
 _WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer", "quantity"))
 #: Words of a goal that say it gathers what the question counts ("the total number of rings"
@@ -996,7 +1010,9 @@ def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> l
             named = name_key(formula) in asked.direct
         else:  # "how many apples they both picked together", "the total number of rings"
             words -= _AGGREGATE_GOAL_WORDS
-            named = bool(words and words <= asked.context and words - _WEAK_GOAL_WORDS)
+            named = bool(
+                words and _as_asked(words) <= _as_asked(asked.context) and words - _WEAK_GOAL_WORDS
+            )
         if named:
             at = step_index_at(paragraphs, m.start())
             out.append(_Opener(m.start(), -1 if at is None else at, ""))
