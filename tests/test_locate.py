@@ -4254,6 +4254,73 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "2640",
             4,
         ),
+        # held-out 71 (short-CoT Sky-T1 32B): a rounding is the asked value when the question asks
+        # to round ("to the nearest whole number")
+        (
+            "An investment of $24,000 grows by 1% every two months. At the end of five years,"
+            " what is the total in dollars? Express your answer to the nearest whole number.",
+            "There are 30 periods, so the factor is 1.01^{30}.\n\n\\[24000 \\times 1.01^{30} "
+            "= 24000 \\times 1.34784891533\\]\n\n\\[24000 \\times 1.34784891533 \\approx 3234"
+            "8\\]\n\nThus the total is $\\boxed{32348}$.",
+            "32348",
+            2,
+        ),
+        # twin: a question that asks for no rounding
+        (
+            "An investment of $24,000 grows by 1% every two months. At the end of five years,"
+            " what is the total in dollars?",
+            "There are 30 periods, so the factor is 1.01^{30}.\n\n\\[24000 \\times 1.01^{30} "
+            "= 24000 \\times 1.34784891533\\]\n\n\\[24000 \\times 1.34784891533 \\approx 3234"
+            "8\\]\n\nThus the total is $\\boxed{32348}$.",
+            "32348",
+            3,
+        ),
+        # held-out 72 (R1-Distill-Llama-8B): "equals a 10% increase" states 10%, not a times 10%
+        (
+            "They used to make $1,000 a day and now make $1,100 a day. What percentage more a"
+            "re they making per day now?",
+            "The old revenue is $1,000 a day.\n\nThe new revenue is $1,100, which is $100 mor"
+            "e per day.\n\nSo, $100 divided by $1,000 equals a 10% increase.\n\nSo the answer"
+            " is 10%.",
+            "10",
+            2,
+        ),
+        # held-out 71 (Gemma-2-27B-it): a numbered derivation's "h = (45π) / (9π)" is still to be
+        # done, no value listed beside "h = 5"
+        (
+            "The volume of a cylinder with radius 3 is $45\\pi$ cubic cm. What is the height "
+            "in centimeters of the cylinder?",
+            "1. **Volume:** V = πr²h, so 45π = 9πh.\n\n2. **Solve for the height (h):**\n   h"
+            " = (45π) / (9π)\n\n3. **Simplify:**\n   h = 5\n\nTherefore, the height of the cy"
+            "linder is $\\boxed{5}$ centimeters.",
+            "5",
+            2,
+        ),
+        # twin: two values in numbered steps list candidates
+        (
+            "The volume of a cylinder with radius 3 is $45\\pi$ cubic cm. What is the height "
+            "in centimeters of the cylinder?",
+            "1. **Volume:** V = πr²h, so 45π = 9πh.\n\n2. **Guess the height (h):**\n   h = 4"
+            "\n\n3. **Another guess:**\n   h = 5\n\nTherefore, the height of the cylinder is "
+            "$\\boxed{5}$ centimeters.",
+            "5",
+            3,
+        ),
+        # held-out 71 (short-CoT Sky-T1 32B): what follows "the exponent to which 2" is a relative
+        # clause's ("must be raised to get 8"), no value of log_2 8
+        (
+            "Find the value of $\\log_2{3} \\cdot \\log_3{4} \\cdot \\log_4{5} \\cdot \\log_5"
+            "{6} \\cdot \\log_6{7} \\cdot \\log_7{8}$.",
+            "1. **Convert each logarithm to a common base:** $\\log_2{3} = \\frac{\\log{3}}{"
+            "\\log{2}}$, and so on.\n\n2. **Multiply the logarithms:** the product telescopes"
+            " to $\\frac{\\log{8}}{\\log{2}}$.\n\n3. **Simplify the remaining expression**: T"
+            "he expression $\\frac{\\log{8}}{\\log{2}}$ simplifies to $\\log_2{8}$, because b"
+            "y the definition of logarithms, $\\log_2{8}$ is the exponent to which 2 must be "
+            "raised to get 8. Since $2^3 = 8$, we have $\\log_2{8} = 3$.\n\nTherefore, the va"
+            "lue of the original expression is $\\boxed{3}$.",
+            "3",
+            2,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

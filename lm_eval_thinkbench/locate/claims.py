@@ -1604,11 +1604,14 @@ def _listable(value: str) -> bool:
         or _UNEVALUATED.search(value)
         or perfect_root(value)
         or _BRACKET_POWER.search(value)
+        or _BRACKETS_OPERATED.search(value)
     )
 
 
 #: A bracket raised to a power, still to be evaluated: ``(10\sqrt{6})^2`` before ``x = 600``.
 _BRACKET_POWER = re.compile(r"\)\s*\^")
+#: Brackets (or π) an operation joins, still to be done: ``(45π) / (9π)`` before ``h = 5``.
+_BRACKETS_OPERATED = re.compile(r"[)π]\s*(?:[-+*/×·÷]|\\times|\\cdot|\\div)\s*[(\d\\π]")
 
 
 #: A square root of a whole number.
@@ -2208,6 +2211,11 @@ def _add(
         lhs = _name(text, terms[0]) if terms[0].math else _math_tail(text, terms[0])
         if lhs is None and first and _PLAIN_LHS.fullmatch(first):
             lhs = first  # a plain-text left-hand side: "y = 4*((x + 1)/2) + 1 = ..."
+    # "\log_2{8} is the exponent to which 2 must be raised to get 8": what follows a name
+    # that opens a relative clause is the clause's, not a value of the names before it
+    relative = next((k for k in range(1, len(names)) if _OPENS_RELATIVE.search(names[k])), None)
+    if relative is not None:
+        names, lhs = names[relative + 1 :], None
     start = value_tok.start
     if len(terms) > 1:
         head = text.find(first, terms[0].start, terms[0].end) if first else -1
@@ -2384,6 +2392,8 @@ def _value_of(
     root = _SPOKEN_ROOT.match(raw)
     if root:  # "the distance is the square root of 117": a radical in words
         return root.start(), f"{root['factor'] or ''}\\sqrt{{{root['radicand']}}}", None
+    if article := _ARTICLE_BEFORE_NUMBER.match(raw):  # "equals a 10% increase": not a * 10%
+        raw = " " * article.end() + raw[article.end() :]
     kept_end = None
     open_operator: str | bool = False  # "2 times" ends in an operator: not yet a value
     for w in _NON_SPACE.finditer(raw):  # lazily: the run ends soon
@@ -2425,6 +2435,10 @@ def _value_of(
     return max(at, 0), value, " ".join(unit.group(1).split()) if unit else None
 
 
+#: A name that opens a relative clause with a preposition: "the exponent to which 2".
+_OPENS_RELATIVE = re.compile(r"(?i)\b(?:to|for|in|at|by|on|from|with)\s+which\b")
+#: "a" before a number and the word it qualifies: "a 10% increase", "a 25 cent coin".
+_ARTICLE_BEFORE_NUMBER = re.compile(r"(?i)\s*a\s+(?=\$?\d[\d,.]*%?\s)")
 #: A square root in words, of a number, with a factor before it or not: "the square root of
 #: 117", "3 times the square root of 13" (not "the square root of 117 divided by 3").
 _SPOKEN_ROOT = re.compile(

@@ -552,6 +552,9 @@ def _candidates(
     gold_lhs = name_key(gold.split("=", 1)[0]) if gold.count("=") == 1 else ""
     gold_lhs = gold_lhs if _VARIABLE.fullmatch(gold_lhs) else ""
     gold_decimal = bool(re.fullmatch(r"\s*-?\d*\.\d+\s*", gold))
+    # a rounding is the asked value when the question asks for one ("Express your answer to
+    # the nearest whole number": "24,000 × 1.3478... ≈ 32,348")
+    rounded = gold_decimal or bool(problem and _ASKS_ROUNDING.search(problem))
     gold_atoms = atoms(gold)
     rewrite = form_task(problem)
     option = option_word(gold, problem)
@@ -588,7 +591,7 @@ def _candidates(
         # a question that names the asked quantity ("So, does that mean 196 has 9 positive
         # divisors?") commits to nothing, but says what the computation before it computed
         witness = flags & _REJECT == {"question"}
-        if (flags & _REJECT and not witness) or ("approx" in flags and not gold_decimal):
+        if (flags & _REJECT and not witness) or ("approx" in flags and not rounded):
             continue
         if "condition" in flags and not _given(claim.condition, problem_key):
             continue  # "if x = 6, then ...": a hypothesis; "when x = 4" as the problem says: fine
@@ -976,6 +979,8 @@ _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at
     r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
     r"|(?P<m3>[A-Za-z](?:\s*[-+*/^]\s*[A-Za-z0-9]){1,4}))(?=\s*(?:[.,;:?!]|$))"
 )
+#: A question that asks for a rounded value.
+_ASKS_ROUNDING = re.compile(r"(?i)\b(?:to\s+the\s+nearest|round(?:ed)?\b|rounding\b)")
 #: Words a goal says for the question's (stems): "the annual cost" for "How much money does
 #: she spend per year?"
 _GOAL_SYNONYMS = {
