@@ -4321,6 +4321,54 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "3",
             2,
         ),
+        # held-out 73 (Qwen2.5-14B-Instruct): what follows a value a verb goes on from is no
+        # value of its name ("x = 3 satisfies the original equation ... = 2": 2 is no value of x)
+        (
+            "Find the value of $x$ such that $\\sqrt{3x - 5} = 2$.",
+            "1. **Square both sides:** 3x - 5 = 4.\n\n2. **Solve for \\(x\\)**:\n   \\[\n   3"
+            "x = 9\n   \\]\n   \\[\n   x = 3\n   \\]\n\n3. **Check:** x = 3 satisfies the ori"
+            "ginal equation \\(\\sqrt{3x-5} = 2\\). So x = 3 is a solution.\n\nThe only possi"
+            "ble value of \\(x\\) is \\(\\boxed{3}\\).",
+            "3",
+            1,
+        ),
+        # held-out 73 (Gemma-2-27B-it): "x = 96 cm / 8" is still to be computed, no value 96
+        (
+            "A regular octagon has the same perimeter as a regular hexagon with side 16 cm. H"
+            "ow long is each side of the octagon?",
+            "**1. Hexagon perimeter:** 6 * 16 cm = 96 cm\n\n**2. Octagon side:**\n\n* 8x = 96"
+            " cm\n* x = 96 cm / 8\n* x = 12 cm\n\n**Therefore, each side of the octagon is $"
+            "\\boxed{12}$ cm long.**",
+            "12",
+            2,
+        ),
+        # held-out 73 (short-CoT Sky-T1 32B): a formula's symbol computed from the values plugged
+        # into it ("Substituting a = 1/2 and r = 1/4, we get S = ...") is a result, not a check
+        (
+            "Alice and Bob take turns; Alice wins on her turn with probability 1/2, else Bob "
+            "wins on his with probability 1/2. What is the probability that Alice wins the ga"
+            "me?",
+            "1. Alice wins on her first turn with probability 1/2, or after two misses, with "
+            "probability 1/4 per round.\n\n2. **Sum of the series**: Substituting $a = \\frac"
+            "{1}{2}$ and $r = \\frac{1}{4}$, we get $S = \\frac{\\frac{1}{2}}{1 - \\frac{1}{4"
+            "}} = \\frac{2}{3}$.\n\nTherefore, the probability that Alice wins the game is $"
+            "\\boxed{\\frac{2}{3}}$.",
+            "\\frac{2}{3}",
+            1,
+        ),
+        # twin: a symbol plugged into its own equation checks a guess
+        (
+            "Alice and Bob take turns; Alice wins on her turn with probability 1/2, else Bob "
+            "wins on his with probability 1/2. What is the probability that Alice wins the ga"
+            "me?",
+            "1. Alice wins on her first turn with probability 1/2, or after two misses, with "
+            "probability 1/4 per round.\n\n2. **Check a guess**: Substituting $S = \\frac{2}{"
+            "3}$ into $S = \\frac{1}{2} + \\frac{1}{4} S$, we get $S = \\frac{1}{2} + \\frac{"
+            "1}{6} = \\frac{2}{3}$.\n\nTherefore, the probability that Alice wins the game is"
+            " $\\boxed{\\frac{2}{3}}$.",
+            "\\frac{2}{3}",
+            2,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

@@ -2212,8 +2212,10 @@ def _add(
         if lhs is None and first and _PLAIN_LHS.fullmatch(first):
             lhs = first  # a plain-text left-hand side: "y = 4*((x + 1)/2) + 1 = ..."
     # "\log_2{8} is the exponent to which 2 must be raised to get 8": what follows a name
-    # that opens a relative clause is the clause's, not a value of the names before it
-    relative = next((k for k in range(1, len(names)) if _OPENS_RELATIVE.search(names[k])), None)
+    # that opens a relative clause is the clause's, not a value of the names before it; so is
+    # what follows a value that a verb goes on from ("x = 3 satisfies the original equation
+    # \\sqrt{3x-5} = 2": 2 is no value of x)
+    relative = next((k for k in range(1, len(names)) if _OPENS_CLAUSE.search(names[k])), None)
     if relative is not None:
         names, lhs = names[relative + 1 :], None
     start = value_tok.start
@@ -2422,8 +2424,8 @@ def _value_of(
                 open_operator = False  # "$9,500 over her budget": a preposition, no division
             break
         kept_end, open_operator = w.end(), False
-    if kept_end is None or open_operator:
-        return None
+    if kept_end is None or open_operator or _OPERATED_AFTER_UNIT.match(raw, kept_end):
+        return None  # ("x = 96 cm / 8": the value is still to be computed)
     value = _clean(raw[:kept_end])
     if not value or not _looks_like_value(value):
         return None
@@ -2435,8 +2437,16 @@ def _value_of(
     return max(at, 0), value, " ".join(unit.group(1).split()) if unit else None
 
 
-#: A name that opens a relative clause with a preposition: "the exponent to which 2".
-_OPENS_RELATIVE = re.compile(r"(?i)\b(?:to|for|in|at|by|on|from|with)\s+which\b")
+#: A name that opens a relative clause with a preposition ("the exponent to which 2"), or a
+#: value a verb goes on from ("3 satisfies the original equation").
+_OPENS_CLAUSE = re.compile(
+    r"(?i)\b(?:to|for|in|at|by|on|from|with)\s+which\b"
+    r"|^\s*-?\d[\d.,/]*\s+(?:satisf(?:y|ies)|works|holds|checks\s+out)\b"
+)
+#: A unit after a value, and an operation on both: "96 cm / 8" (not "12 cm/s").
+_OPERATED_AFTER_UNIT = re.compile(
+    r"\s*[A-Za-z]{1,12}\.?\s*(?:[*/×÷]|\\times|\\div|[-+](?=\s))\s*\d"  # ("remains -2": a sign)
+)
 #: "a" before a number and the word it qualifies: "a 10% increase", "a 25 cent coin".
 _ARTICLE_BEFORE_NUMBER = re.compile(r"(?i)\s*a\s+(?=\$?\d[\d,.]*%?\s)")
 #: A square root in words, of a number, with a factor before it or not: "the square root of

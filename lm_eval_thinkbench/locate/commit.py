@@ -929,16 +929,20 @@ def _plugged(claims: Sequence[Claim]) -> dict[tuple[int, int], set[str]]:
 
 
 def _computes_asked(claim: Claim, asked: Asked, plugged: dict[tuple[int, int], set[str]]) -> bool:
-    """Whether a claim in a sentence that substitutes computes the asked quantity from what is
-    plugged in ("we substitute n = 2004: a_{2004} = ... = -2^{1002}" when the question asks
-    for ``a_{2004}``), rather than plugging in a candidate for it ("substituting x = 5: ...")
-    or checking another formula: its first name is an asked one, not the substituted value's,
-    and nothing asked is what the sentence plugs in."""
+    """Whether a claim in a sentence that substitutes computes the asked quantity (or a
+    formula's symbol) from what is plugged in ("we substitute n = 2004: a_{2004} = ... =
+    -2^{1002}" when the question asks for ``a_{2004}``), rather than plugging in a candidate
+    for it ("substituting x = 5: ...") or checking another formula: its first name is an asked
+    one (or a symbol not plugged in), and nothing asked is what the sentence plugs in."""
     if not claim.names or SUBSTITUTION.search(claim.names[0]):
         return False
-    if not asked.matches(claim.names[0]):
+    keys = plugged.get(claim.sentence, ())
+    if any(asked.matches(key) for key in keys):
         return False
-    return not any(asked.matches(key) for key in plugged.get(claim.sentence, ()))
+    # or a formula's own symbol, computed from the values plugged into it ("Substituting a =
+    # 1/2 and r = 1/4, we get S = ... = 2/3"), whatever it names
+    first = name_key(claim.names[0])
+    return asked.matches(claim.names[0]) or (bool(_VARIABLE.fullmatch(first)) and first not in keys)
 
 
 def _solves_into(
