@@ -4369,6 +4369,40 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "\\frac{2}{3}",
             2,
         ),
+        # held-out 73 (short-CoT Sky-T1 32B): a function still applied
+        # ("\\frac{\\sin A}{\\cos A}") is no value listed beside "\\tan A = 2"
+        (
+            "In right triangle $ABC$ with $\\angle B = 90^\\circ$, we have $\\sin A = 2\\cos "
+            "A$.  What is $\\tan A$?",
+            "1. Recall the definition:\n   \\[\n   \\tan A = \\frac{\\sin A}{\\cos A}\n   \\]"
+            "\n\n2. Substitute the given condition:\n   \\[\n   \\tan A = \\frac{2\\cos A}{"
+            "\\cos A}\n   \\]\n\n3. Simplify by canceling out $\\cos A$:\n   \\[\n   \\tan A "
+            "= 2\n   \\]\n\nTherefore, the value of $\\tan A$ is $\\boxed{2}$.",
+            "2",
+            2,
+        ),
+        # held-out 73 (Gemma-2-27B-it): a heading that only announces the next paragraph
+        # ("**Therefore, the dot product is:**") is no step between a result and the box that
+        # adopts it
+        (
+            "Find the dot product of $\\begin{pmatrix} -2 \\\\ 0 \\\\ 7 \\end{pmatrix}$ and $"
+            "\\begin{pmatrix} 3 \\\\ 4 \\\\ -5 \\end{pmatrix}.$",
+            "**1. Write the vectors:** u = (-2, 0, 7), v = (3, 4, -5).\n\n**2. Multiply and a"
+            "dd:**\n\n$\\mathbf{u} \\cdot \\mathbf{v} = -6 + 0 - 35 = -41$\n\n**Therefore, th"
+            "e dot product is:**\n\n$\\boxed{-41}$",
+            "-41",
+            2,
+        ),
+        # twin: a paragraph that says something is a step between them
+        (
+            "Find the dot product of $\\begin{pmatrix} -2 \\\\ 0 \\\\ 7 \\end{pmatrix}$ and $"
+            "\\begin{pmatrix} 3 \\\\ 4 \\\\ -5 \\end{pmatrix}.$",
+            "**1. Write the vectors:** u = (-2, 0, 7), v = (3, 4, -5).\n\n**2. Multiply and a"
+            "dd:**\n\n$\\mathbf{u} \\cdot \\mathbf{v} = -6 + 0 - 35 = -41$\n\nLet me check th"
+            "e second entry again. It is 0 times 4.\n\n$\\boxed{-41}$",
+            "-41",
+            4,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

@@ -1605,11 +1605,14 @@ def _listable(value: str) -> bool:
         or perfect_root(value)
         or _BRACKET_POWER.search(value)
         or _BRACKETS_OPERATED.search(value)
+        or _FUNCTION_OF.search(value)
     )
 
 
 #: A bracket raised to a power, still to be evaluated: ``(10\sqrt{6})^2`` before ``x = 600``.
 _BRACKET_POWER = re.compile(r"\)\s*\^")
+#: A function still applied to something: ``\frac{\sin A}{\cos A}`` before ``\tan A = 2``.
+_FUNCTION_OF = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc|log|ln|exp)(?![A-Za-z])")
 #: Brackets (or π) an operation joins, still to be done: ``(45π) / (9π)`` before ``h = 5``.
 _BRACKETS_OPERATED = re.compile(r"[)π]\s*(?:[-+*/×·÷]|\\times|\\cdot|\\div)\s*[(\d\\π]")
 

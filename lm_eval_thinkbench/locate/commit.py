@@ -139,6 +139,29 @@ class _Candidate:
     paragraph: int
 
 
+def _headed(text: str, paragraphs: list[Span]) -> list[Span]:
+    """The paragraphs, each heading that only announces the next one ("**Therefore, the dot
+    product is:**", "**3. Simplify:**") joined to it: markdown's blank line after a heading
+    is no step of the reasoning, and the distances the rules below allow are in steps."""
+    out: list[Span] = []
+    pending: int | None = None
+    for span in paragraphs:
+        if _HEADING.fullmatch(text, span.start, span.end):
+            pending = span.start if pending is None else pending
+            continue
+        out.append(span if pending is None else Span(pending, span.end))
+        pending = None
+    if pending is not None:
+        out.append(Span(pending, paragraphs[-1].end))
+    return out
+
+
+#: A paragraph that only announces the next: one short line ending with a colon, with no
+#: sentence or equation before it ("So a is -2. Then, ..., substitute a = -2:" states things),
+#: in markdown emphasis or a heading's marks or not.
+_HEADING = re.compile(r"[ \t#*>-]*(?:\d{1,2}\.\s*)?[^\n.=?!]{1,100}?:[ \t*]*")
+
+
 @dataclass(frozen=True)
 class _Opener:
     """The asked quantity set equal to a computation still to be done ("the total number of
@@ -183,7 +206,7 @@ def first_commitment(
         free -= solved
     if substituted := _substituted(reading.claims, asked) - asked.math:
         asked = replace(asked, math=asked.math | substituted)
-    paragraphs = split_separator(reasoning)  # read by each pass below: cut once
+    paragraphs = _headed(reasoning, split_separator(reasoning))  # read by each pass: cut once
     claims = sorted(
         [
             *reading.claims,
