@@ -4403,6 +4403,27 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "-41",
             4,
         ),
+        # held-out 75 (Qwen2.5-14B-Instruct): "17.5%" states the gold 17.5 of "What percentage ...?"
+        (
+            "Pure water is added to 60 grams of a 25% acid solution to make 80 grams. What pe"
+            "rcentage of the new mixture is acid?",
+            "The acid is 25% of 60, which is 15 grams... wait, 14 grams after spilling.\n\nTh"
+            "e new mixture weighs 80 grams.\n\nThe percentage of acid in the new mixture is:"
+            "\n\\[\\frac{14}{80} \\times 100 = 17.5\\%\\]\n\nThus, the percentage of the new "
+            "mixture that is acid is \\(\\boxed{17.5}\\).",
+            "17.5",
+            2,
+        ),
+        # twin: a question that asks for no percent
+        (
+            "Pure water is added to 60 grams of a solution of acid to make 80 grams. How many"
+            " grams of acid are in the new mixture, if 14 grams were acid?",
+            "The new mixture weighs 80 grams.\n\nThe share of acid in the new mixture is:\n"
+            "\\[\\frac{14}{80} \\times 100 = 17.5\\%\\]\n\nThus, the answer is \\(\\boxed{17."
+            "5}\\).",
+            "17.5",
+            2,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

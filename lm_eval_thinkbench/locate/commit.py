@@ -587,6 +587,10 @@ def _candidates(
     openers: list[_Opener] = []
     plugged = _plugged(claims)
     rate = asked_rate(problem)
+    # "17.5%" for the gold 17.5 of "What percentage of the new mixture is acid?"
+    in_percent = not _PERCENT_VALUE.search(gold) and any(
+        w.startswith("percent") for words in asked.words for w in words
+    )
     in_base = _BASE_GOLD.fullmatch(gold)
     base = in_base[1] if in_base else None  # 52_8: a value "in base 8"
     known = _known_premises(reasoning, claims, _facts(claims))
@@ -646,6 +650,8 @@ def _candidates(
             kind = "asked" if kind == "open" else kind
         if rate and (unit := _RATE_UNIT.search(value)):
             value = value[: unit.start()]  # "4 inches/second": the number, in the asked rate
+        if in_percent and (percent := _PERCENT_VALUE.search(value)):
+            value = value[: percent.start()].strip()
         if "," not in gold and "," in value:  # "273,375 / 703,125": thousands, not a tuple
             value = _THOUSANDS.sub("", value)
         if option and value.lower() == f"\\text{{{option}}}":
