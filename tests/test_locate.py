@@ -4424,6 +4424,34 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "17.5",
             2,
         ),
+        # held-out 76 (QwQ-32B): "the question is how many more trees Harry has than
+        # Ferdinand" opens the computation that follows, its numbers labelled ("11 (Harry) minus
+        # 3 (Ferdinand)")
+        (
+            "There are 6 trees in Chris's yard. Ferdinand has half the number of trees that C"
+            "hris has. Harry has 5 more than twice the number of trees that Ferdinand has. Ho"
+            "w many more trees are in Harry's yard than Ferdinand's yard?",
+            "Ferdinand has 6 / 2 = 3 trees.\n\nTwice that is 6, and 5 more makes 11 trees for"
+            " Harry.\n\nNow, the question is how many more trees Harry has than Ferdinand. Th"
+            "at means I need to subtract Ferdinand's number from Harry's. So 11 (Harry) minus"
+            " 3 (Ferdinand) equals 8.\n\nWait, let me check: half of 6 is 3, twice 3 is 6.\n"
+            "\nSo the answer is 8.",
+            "8",
+            2,
+        ),
+        # twin: a question the problem does not ask opens nothing
+        (
+            "There are 6 trees in Chris's yard. Ferdinand has half the number of trees that C"
+            "hris has. Harry has 5 more than twice the number of trees that Ferdinand has. Ho"
+            "w many more trees are in Harry's yard than Ferdinand's yard?",
+            "Ferdinand has 6 / 2 = 3 trees.\n\nTwice that is 6, and 5 more makes 11 trees for"
+            " Harry.\n\nNow, the question is whether the yards are the same size. That means "
+            "I need to subtract Ferdinand's number from Harry's. So 11 (Harry) minus 3 (Ferdi"
+            "nand) equals 8.\n\nWait, let me check: half of 6 is 3, twice 3 is 6.\n\nSo the a"
+            "nswer is 8.",
+            "8",
+            4,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

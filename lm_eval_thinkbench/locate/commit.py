@@ -1000,7 +1000,9 @@ _INTO = re.compile(
 #: The model saying what it computes next ("the question asks for the sum of these values",
 #: "now I need to find the total"): the goal, up to the end of its noun phrase.
 _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at once
-    r"(?i)(?=[anhlwits])\b(?:asks?\s+(?:for|us\s+to\s+find)|is\s+asking(?:\s+for)?"
+    r"(?i)(?=[anhlwitsq])\b(?:asks?\s+(?:for|us\s+to\s+find)|is\s+asking(?:\s+for)?"
+    # "Now, the question is how many more trees Harry has than Ferdinand."
+    r"|question\s+is(?=\s+(?:how|what)\b)"
     r"|(?:need|want|have)\s+to\s+(?:find(?:\s+out)?|compute|calculate|determine|figure\s+out)"
     r"|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate)"
     # a purpose clause that opens a sentence or follows a comma: "Finally, to find the change",
@@ -1024,10 +1026,13 @@ _GOAL_SYNONYMS = {
 
 
 def _as_asked(words: frozenset[str]) -> frozenset[str]:
-    """``words`` with each of :data:`_GOAL_SYNONYMS` as the question's word for it."""
-    return frozenset(_GOAL_SYNONYMS.get(w, w) for w in words)
+    """``words`` with each of :data:`_GOAL_SYNONYMS` as the question's word for it, and a
+    possessive as its noun ("Harry's" for "Harry")."""
+    return frozenset(_GOAL_SYNONYMS.get(w, w).rstrip("'") for w in words)
 
 
+#: Verbs that say nothing of which quantity a goal is ("how many more trees Harry has").
+_AUXILIARIES = frozenset(("has", "have", "had", "are", "was", "were"))
 #: Words too general to say which quantity a goal is ("the value", "the result").
 _WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer", "quantity"))
 #: Words of a goal that say it gathers what the question counts ("the total number of rings"
@@ -1047,7 +1052,7 @@ def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> l
         if formula:  # "I need to find the value of \\(6x + 5\\)": the question's formula
             named = name_key(formula) in asked.direct
         else:  # "how many apples they both picked together", "the total number of rings"
-            words -= _AGGREGATE_GOAL_WORDS
+            words -= _AGGREGATE_GOAL_WORDS | _AUXILIARIES
             named = bool(
                 words and _as_asked(words) <= _as_asked(asked.context) and words - _WEAK_GOAL_WORDS
             )
@@ -1812,7 +1817,16 @@ def _computes(candidates: Sequence[_Candidate], i: int, opener: _Opener) -> bool
     # after a goal in words, the chain's own formula: "The question asks for a + b, so I just
     # need to add those two together. That would be -1 + 5, which is 4."
     formula = first if opener.key else candidate.claim.names[-1]
-    return key == opener.key or (near and not has_letter(formula))
+    # (numbers labelled in brackets and spoken operators are numbers still: "11 (Harry) minus
+    # 3 (Ferdinand)")
+    return key == opener.key or (near and not has_letter(_NUMBERS_IN_WORDS.sub("", formula)))
+
+
+#: What a computation of numbers may say in words: a label in brackets after a number ("11
+#: (Harry)", "$100 (food)") and a spoken operator.
+_NUMBERS_IN_WORDS = re.compile(
+    r"(?<=[\d\s])\([A-Za-z' ]{1,30}\)|\b(?:times|plus|minus|divided\s+by|multiplied\s+by)\b"
+)
 
 
 def _group_evaluated(whole: str, key: str) -> bool:
