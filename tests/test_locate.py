@@ -4452,6 +4452,27 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "8",
             4,
         ),
+        # held-out 77 (short-CoT Sky-T1 32B on OlympiadBench): substituting into the asked formula
+        # computes it ("we substitute this into 15-\\frac{y}{x} to get 15-2 = 13")
+        (
+            "Let $x$ and $y$ be positive with $y \\geq 2x$. Find the maximum value of $15-\\f"
+            "rac{y}{x}$.",
+            "The smallest value of y/x is 2, when y = 2x.\n\nTo maximize, we substitute this "
+            "into 15-\\frac{y}{x} to get 15-2 = 13.\n\nTherefore, the maximum value is $\\box"
+            "ed{13}$.",
+            "13",
+            1,
+        ),
+        # twin: substituting into something else checks it
+        (
+            "Let $x$ and $y$ be positive with $y \\geq 2x$. Find the maximum value of $15-\\f"
+            "rac{y}{x}$.",
+            "The smallest value of y/x is 2, when y = 2x.\n\nTo check, we substitute this int"
+            "o the constraint to get 15-2 = 13.\n\nTherefore, the maximum value is $\\boxed{1"
+            "3}$.",
+            "13",
+            2,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

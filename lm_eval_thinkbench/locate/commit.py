@@ -962,9 +962,14 @@ def _computes_asked(claim: Claim, asked: Asked, plugged: dict[tuple[int, int], s
     formula's symbol) from what is plugged in ("we substitute n = 2004: a_{2004} = ... =
     -2^{1002}" when the question asks for ``a_{2004}``), rather than plugging in a candidate
     for it ("substituting x = 5: ...") or checking another formula: its first name is an asked
-    one (or a symbol not plugged in), and nothing asked is what the sentence plugs in."""
-    if not claim.names or SUBSTITUTION.search(claim.names[0]):
+    one (or a symbol not plugged in), and nothing asked is what the sentence plugs in; or the
+    sentence substitutes into the asked formula itself."""
+    if not claim.names:
         return False
+    if SUBSTITUTION.search(claim.names[0]):
+        # "we substitute this into 15-\\frac{y}{x} to get 15-2 = 13": into the asked formula
+        into = _INTO_NAMED.search(claim.names[0])
+        return bool(into and name_key(into[1]) in asked.math)
     keys = plugged.get(claim.sentence, ())
     if any(asked.matches(key) for key in keys):
         return False
@@ -990,6 +995,8 @@ def _solves_into(
     return found is not None and found[0] <= claim.start and found[1] == name_key(claim.lhs)
 
 
+#: What a name says it substitutes into: "we substitute this into 15-\\frac{y}{x} to".
+_INTO_NAMED = re.compile(r"(?i)\binto\s+(?:the\s+expression\s+)?(\S+?)(?:\s+to)?\s*$")
 #: The equation a sentence substitutes into, up to its "=".
 _INTO = re.compile(
     r"(?i)\binto\s+(?:the\s+(?:equation|expression|formula)\s+(?:for\s+\S+\s+)?)?"
