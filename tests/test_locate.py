@@ -4473,6 +4473,25 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "13",
             2,
         ),
+        # held-out 79 (Gemma-2-27B-it on OlympiadBench): math in single-star emphasis is read
+        # without the stars ("* Therefore, *f(f(20)) = 4*.")
+        (
+            "Let $f(n)$ be the number of primes less than or equal to $n$. Find $f(f(20))$.",
+            "**1. Find f(20):**\n\n* The primes up to 20 are 2, 3, 5, 7, 11, 13, 17, 19, so *"
+            "f(20) = 8*.\n\n**2. Find f(8):**\n\n* The primes up to 8 are 2, 3, 5 and 7.\n* T"
+            "herefore, *f(f(20)) = 4*.\n\n**Answer:**\n\n$\\boxed{4}$",
+            "4",
+            3,
+        ),
+        # twin: a product's star is no emphasis ("2*2 = 4")
+        (
+            "Let $f(n)$ be the number of primes less than or equal to $n$. Find $f(f(20))$.",
+            "**1. Find f(20):**\n\n* The primes up to 20 are 2, 3, 5, 7, 11, 13, 17, 19, so *"
+            "f(20) = 8*.\n\n**2. Find f(8):**\n\n* The primes up to 8 are 2, 3, 5 and 7.\n* T"
+            "herefore, 2*2 = 4.\n\n**Answer:**\n\n$\\boxed{4}$",
+            "4",
+            3,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

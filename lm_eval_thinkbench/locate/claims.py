@@ -432,6 +432,8 @@ def read(
         text = _EMPHASIZED_LINE.sub(lambda m: m[1] + " " * len(m[2]) + m[3] + " " * len(m[4]), text)
         if "**" in text:  # "= 36 * 3 = **108**": a value in bold, read without the stars
             text = _BOLD.sub(_unbold, text)
+        # "* Therefore, *f(2) = 5*.", "*x* = 3125": math in emphasis, read without the stars
+        text = _EMPHASIS.sub(lambda m: f" {m[1]} ", text)
     spans = math_spans(text)
     cut = _sentences(text, spans)
     folded = _folded(text)
@@ -769,6 +771,9 @@ def _remainders(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) 
 #: looked for ahead and the content read greedily, in linear time: a line of a hundred
 #: thousand "= " after a star took a minute with the two lazy runs around the "=".
 _EMPHASIZED_LINE = re.compile(r"(?m)^([ \t]*)(\*{1,2})(?=[^*\n]*=)([^*\n]*)(\*{1,2})(?=[ \t]*$)")
+#: A short span in markdown emphasis on one line (``*x*``; not ``2*3*4``, a bullet's "* ", nor
+#: a product spaced out, ``a * b``).
+_EMPHASIS = re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*(?![\w*])")
 #: A short span in markdown bold on one line (``**108**``; not ``2**3``, a power in code).
 _BOLD = re.compile(r"(?<![\w*])\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*(?![\w*])")
 
