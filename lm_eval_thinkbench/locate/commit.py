@@ -1053,6 +1053,7 @@ def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> l
     chain of numbers that follows (:func:`_computes`), like "the total would be 5 × 4 × 3";
     and a computation labelled in them (:data:`_LABELED_COMPUTATION`)."""
     out = []
+    context = _as_asked(asked.context)  # (once: a trace may state a goal many times)
     for m in _GOAL_NEXT.finditer(reasoning):
         words = content_words(m.group("goal") or "")
         formula = m.group("m1") or m.group("m2") or m.group("m3")  # "asks for a + b."
@@ -1060,9 +1061,7 @@ def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> l
             named = name_key(formula) in asked.direct
         else:  # "how many apples they both picked together", "the total number of rings"
             words -= _AGGREGATE_GOAL_WORDS | _AUXILIARIES
-            named = bool(
-                words and _as_asked(words) <= _as_asked(asked.context) and words - _WEAK_GOAL_WORDS
-            )
+            named = bool(words and _as_asked(words) <= context and words - _WEAK_GOAL_WORDS)
         if named:
             at = step_index_at(paragraphs, m.start())
             out.append(_Opener(m.start(), -1 if at is None else at, ""))
@@ -1853,13 +1852,11 @@ def _group_evaluated(whole: str, key: str) -> bool:
         and whole[head - 1] == "("
         and tail > 0
         and whole[len(whole) - tail] == ")"
-        and bool(_GROUP_VALUE.fullmatch(value))
+        and bool(_PLAIN_NUMBER.fullmatch(value))  # what the group works out to: 9/5, -3
         and bool(_OPERATOR.search(group))
     )
 
 
-#: A number a bracketed group works out to: ``9/5``, ``-3``, ``2.5``.
-_GROUP_VALUE = re.compile(r"-?\d+(?:\.\d+)?(?:/\d+)?")
 _OPERATOR = re.compile(r"[-+*/^]")
 
 
