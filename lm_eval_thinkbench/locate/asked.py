@@ -58,8 +58,8 @@ _RELATION = re.compile(r"=|<|>|\\[lg]eq?\b|\\neq?\b|\\in\b|≤|≥")
 _MEMO = 1 << 14
 
 
-#: The digits a key writes for a superscript: ``name_key("m²")`` is ``m^2``.
-SUPERSCRIPT_DIGITS = str.maketrans({"²": "2", "³": "3"})
+#: Superscript digits as digits: the digits a text holds ("m²" holds 2), the power "5r⁵" writes.
+SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 #: A symbol written as itself and as its LaTeX command names one thing: a problem's
 #: ``$\\square$`` is the trace's "□", its ``$\\theta$`` the trace's "θ".
 _UNICODE_SYMBOLS = str.maketrans(
@@ -122,7 +122,8 @@ def _as_script(found: re.Match[str]) -> str:
 #: Function names written with or without a backslash (``\\tan A``, ``tan A``).
 _FUNCTIONS = "sin|cos|tan|cot|sec|csc|log|ln|exp|arcsin|arccos|arctan|gcd|lcm|max|min|sqrt|det"
 _FUNCTION_COMMAND = re.compile(r"\\(" + _FUNCTIONS + r")(?![A-Za-z])")
-_NO_KEY = re.compile(r"\\(?:left|right|displaystyle|,|;|!)|\$|\s+")
+#: What a key leaves out: sizing, spacing, and math delimiters (``$``, ``\\(``, ``\\[``).
+_NO_KEY = re.compile(r"\\(?:left|right|displaystyle|,|;|!|[()\[\]])|\$|\s+")
 _DECORATION = re.compile(r"\\(?:overline|bar|vec|mathbf|mathrm|widehat|hat|boldsymbol)\{([^{}]*)\}")
 _FRAC_VARIANT = re.compile(r"\\[dt]frac")
 _TIMES = re.compile(r"\\cdot|\\times")
@@ -238,7 +239,7 @@ def _stem(word: str) -> str:
     trace's names are made of a few hundred words)."""
     if word in _DEGREES:
         return _DEGREES[word]
-    for suffix in ("ies", "ing", "ed", "s"):
+    for suffix in ("ies", "ings", "ing", "ed", "s"):  # "earnings" is what "earn" counts
         if word.endswith(suffix) and not word.endswith("ss") and len(word) - len(suffix) >= 3:
             word = word[: -len(suffix)] + ("y" if suffix == "ies" else "")
             break
@@ -254,6 +255,9 @@ _GENERIC_WORDS = (
     "original", "overall", "polynomial",
 )  # fmt: skip
 GENERIC = frozenset(map(_stem, _GENERIC_WORDS))
+#: Generic nouns of a kind of object, not of a number: they name the asked one only for a
+#: question that names that kind ("Find the polynomial $p(x)$ ...").
+_OBJECT_KINDS = frozenset(map(_stem, ("polynomial", "vector", "matrix")))
 #: Nouns for the people a problem counts, which a trace uses for one another ("people" for
 #: "residents") when the rest of the name says which.
 PEOPLE = frozenset(
@@ -427,6 +431,8 @@ class Asked:
             and not _A_KIND.match(name)
             and not words & _PARTS
             and not any("digit" in asked for asked in self.words)  # "sum = 5": not its digit
+            # "the polynomial becomes x^2 - 18x + 17" when the question asks for |r - s|
+            and words & _OBJECT_KINDS <= self.context
             and not (_FORMULA_MARK.search(name) or _math_parts(name))
         )
 
@@ -990,11 +996,13 @@ _DENOTED_SYMBOL = (
     r"|(?P<q{0}>['‘\"“])?(?P<{0}3>[A-Za-z])(?(q{0})[.,]?['’\"”])(?![\w(]))"
 )
 #: The model naming a quantity by a symbol of its own in so many words: "Let's denote the
-#: total number of students as \( x \)", "let \( n \) be the number of coins", "Let the
-#: smaller integer be x", and in a list of definitions, "Let's define: - \( x \) as the number
-#: of questions Frank answered correctly." The words run to the clause's end.
+#: total number of students as \( x \)", "Let's call the number of fries Ginger gives as G",
+#: "let \( n \) be the number of coins", "Let the smaller integer be x", and in a list of
+#: definitions, "Let's define: - \( x \) as the number of questions Frank answered
+#: correctly." The words run to the clause's end.
 _DENOTED = re.compile(
-    r"(?i)(?=[dl]|-|\*|•)(?:\bdenote\s+(?:the\s+)?(?P<w1>[a-z][^.,;:\n$\\]{1,60}?)\s+(?:as|by)\s+"
+    r"(?i)(?=[cdl]|-|\*|•)(?:\b(?:denote|call)\s+(?:the\s+)?(?P<w1>[a-z][^.,;:\n$\\]{1,60}?)"
+    r"\s+(?:as|by)\s+"
     + _DENOTED_SYMBOL.format("a")
     + r"|\blet\s+"
     + _DENOTED_SYMBOL.format("b")
@@ -1033,7 +1041,7 @@ def apposed_names(reasoning: str, asked: Asked, free: Iterable[str] = ()) -> fro
     for key, words in _denotations(reasoning):
         if not _SYMBOL.fullmatch(key) or key in skip or not asked.matches(words):
             continue
-        if content_words(words) - GENERIC - question:
+        if content_words(words) - GENERIC - question - _STOP:  # "gives": the question's "give"
             continue  # "Let m be the number of students in MATHCOUNTS only": a part of it
         found.add(key)
         break

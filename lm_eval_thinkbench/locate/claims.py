@@ -134,7 +134,17 @@ _MATH_REL = re.compile(
     r"|leq?|geq?|neq?|lt|gt|quad|qquad|pm|mp|in|notin|subset|subseteq|mid)(?![A-Za-z])"
     r"|\\text\{[^{}]*\}|\\mbox\{[^{}]*\}|\\\\|:=|[=≡≈⇒→<>≤≥≠±∈,;]|(?<!\\)&"
 )
-_ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{[A-Za-z*]+\}")
+_ENVIRONMENT = re.compile(r"\\(begin|end)\s*\{([A-Za-z*]+)\}")
+#: Environments whose rows are equations of a derivation, read one by one (a matrix's or a
+#: ``cases`` block's rows stay one value).
+_ALIGNING = frozenset(
+    f"{name}{star}"
+    for name in ("align", "aligned", "gather", "gathered", "eqnarray", "split")
+    for star in ("", "*")
+)
+#: An alignment mark or a row break that goes on with the same chain: ``3x &= 9`` and
+#: ``\\sqrt{4} \\\\ &= 2`` (the row that opens with its relation continues the one before).
+_ALIGNED_RELATION = re.compile(r"(?:\\\\\s*)?&\s*(?=[=<>≤≥≈]|\\(?:approx|leq?|geq?|equiv|lt|gt)\b)")
 #: The characters :func:`_math_tokens` acts on: brackets, and those a relation of
 #: :data:`_MATH_REL` starts with. It skips from one to the next.
 _MATH_STOPS = re.compile(r"[\\{}()\[\]:=≡≈⇒→<>≤≥≠±∈,;&]")
@@ -1065,10 +1075,18 @@ def _math_tokens(text: str, span: MathSpan, toks: list[_Tok], joins: frozenset[s
                 i += 2
                 continue
             env = _ENVIRONMENT.match(text, i)
+            if env and env.group(2) in _ALIGNING and depth == 0:
+                _term(text, at, i, True, toks)  # its rows are read as equations
+                at = i = env.end()
+                continue
             if env:
                 depth += 1 if env.group(1) == "begin" else -1 if depth else 0
                 i = env.end()
                 continue
+        if depth == 0 and ch in "\\&" and (mark := _ALIGNED_RELATION.match(text, i)):
+            _term(text, at, i, True, toks)  # "x &= 3": the relation after the mark is read
+            at = i = mark.end()
+            continue
         if ch in "{([":
             depth += 1
         elif ch in "})]" and depth:
@@ -1106,7 +1124,9 @@ def _math_break(rel: str) -> str:
         return "or"
     if rel in ("<", ">", "≤", "≥", "≠") or rel.startswith(("\\le", "\\ge", "\\ne", "\\lt", "\\gt")):
         return "ineq"
-    if rel in (",", ";", "&", "\\\\", "\\quad", "\\qquad"):
+    if rel == "\\\\":  # a row of a derivation (``3x &= 9 \\\\ x &= 3``), as after "so"
+        return "row"
+    if rel in (",", ";", "&", "\\quad", "\\qquad"):
         return ","
     return "imply"
 
@@ -1133,15 +1153,17 @@ _VALUE_WORD = re.compile(
     r"(?i)^(?:[-+−]?[\d.,]*\d[\d.,]*%?|[a-z]|sqrt|cbrt|pi|π|e|i|inf|infinity|∞|sin|cos|tan|cot|sec"
     r"|csc|log|ln|exp|mod|arcsin|arccos|arctan)$"
 )
-_VALUE_CHARS = re.compile(r"[\d√π∞^*/+\-−×÷·()\[\]{}|!²³\\]")
+_VALUE_CHARS = re.compile(r"[\d√π∞^*/+\-−×÷·()\[\]{}|!\\⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾]")  # "r⁵": gemma-2, R1
 _TRAILING = re.compile(r"(?:\s*(?:[.,;:?]|(?<![\d)!])!|\\[,;!.]|\\quad|\\qquad))+$")
 _MODULUS = re.compile(
     r"\s*(?:\\pmod\s*\{[^{}]*\}|\(\s*\\?(?:mod|bmod|text\{mod\})\s*[^()]*\)|\\bmod\s*\S+"
     r"|\\mod\s*\S+|\bmod\s+\S+)\s*$"
 )
-#: Units after a value (``16\\text{ cm}``, ``288 \\text{ cm}^3``).
+#: Units after a value (``16\\text{ cm}``, ``288 \\text{ cm}^3``, OlympiadBench's spaced
+#: ``166 \\mathrm{~cm}^{2}``).
 _UNIT = re.compile(
-    r"\s*\\(?:text|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z ./]*\}(?:\^\{[23]\}|\^[23]|[²³])?\s*$"
+    r"\s*\\(?:text|mathrm|mbox)\s*\{\s*(?:(?:~|\\[,;: ])\s*)*[A-Za-z][A-Za-z ./]*\}"
+    r"(?:\^\{[23]\}|\^[23]|[²³])?\s*$"
 )
 _UNIT_FROM = re.compile(_UNIT.pattern.removeprefix(r"\s*"))
 #: A unit of area or volume abbreviated after a prose number ("864 in^2", "72 cm³"): its
@@ -1180,7 +1202,9 @@ _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 #: Breaks that end one part of a sentence and start another (for option lists).
 _SEGMENT_BREAKS = frozenset(
     ("but", "so", "then", "thus", "hence", "therefore", ";", "which means", "→", "⇒", "=>", "->")
-)
+) | {"row"}
+#: A subject that names a case, whose "when" clause supposes ("the case when \\( n = 6 \\)").
+_CASE_BEFORE = re.compile(r"(?i)\b(?:cases?|scenarios?|situations?)\s*$")
 #: Breaks that may open a relative clause of a subject noun phrase.
 _RELATIVE = frozenset(("where", "when"))
 #: A line that is an item of an enumeration ("1.", "2)", "- ", "(a)"), read at line starts
@@ -1243,7 +1267,12 @@ def _read_sentence(text: str, start: int, end: int, spans: list[MathSpan], state
             continue
         if tok.what == "ineq" and _qualifying_bound(text, clause, tok, spans):
             continue  # "the number of positive integers $n > 1$ for which ... is $7$"
-        if tok.what in _RELATIVE and clause and not any(t.kind == "link" for t in clause):
+        if (
+            tok.what in _RELATIVE
+            and clause
+            and not any(t.kind == "link" for t in clause)
+            and not _CASE_BEFORE.search(text, clause[0].start, tok.start)
+        ):
             # "the largest x-value where the graphs meet is 6": a relative clause of the subject
             clause.append(_Tok("term", tok.start, tok.end, pieces=((tok.start, tok.end, False),)))
             continue
@@ -1390,16 +1419,19 @@ def _relative_clause(text: str, toks: list[_Tok]) -> list[_Tok]:
 _COUNTED = re.compile(r"(?i)(?:the\s+)?(?:total\s+)?(?:number|count|sum|product)\s+of\b")
 
 
-_INTEGER_FRACTION = re.compile(r"(-?)(?:\\[dt]?frac\{(\d+)\}\{(\d+)\}|(\d+)/(\d+))")
+_NUMBER_FRACTION = re.compile(
+    r"(-?)(?:\\[dt]?frac\{(\d+(?:\.\d+)?)\}\{(\d+(?:\.\d+)?)\}|(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?))"
+)
 
 
 def _number_key(value: str) -> str:
-    """A value's key for telling values apart, a fraction of integers by its value: "x =
-    \\frac{30}{5} \\implies x = 6" gives x one value, written twice."""
+    """A value's key for telling values apart, a fraction of numbers by its value: "x =
+    \\frac{30}{5} \\implies x = 6" and "x = \\frac{12}{1.5}, x = 8" give x one value, written
+    twice."""
     key = _key(value)
-    m = _INTEGER_FRACTION.fullmatch(key)
-    if m and int(m[3] or m[5]):
-        number = Fraction(int(m[2] or m[4]), int(m[3] or m[5]))
+    m = _NUMBER_FRACTION.fullmatch(key)
+    if m and Fraction(m[3] or m[5]):
+        number = Fraction(m[2] or m[4]) / Fraction(m[3] or m[5])
         return str(-number if m[1] else number)
     return key
 
@@ -2169,7 +2201,7 @@ def _whole_value(text: str, term: _Tok, value: str, bare: bool = False) -> bool:
     return bare or term.math or bool(_FORMULA_MARK.search(value))
 
 
-_FORMULA_MARK = re.compile(r"[()\[\]+*/^√=²³]|sqrt|\\")
+_FORMULA_MARK = re.compile(r"[()\[\]+*/^√=⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾]|sqrt|\\")
 #: Nothing but math delimiters (``\\[``, ``\\]``, ``\\(``, ``\\)``, ``$``) and stops (spaces,
 #: ``.,;:``), as a fullmatch: it stops at the first other character, where removing them all
 #: and testing what is left reads the whole sentence (``tests/test_locate_speed.py``).

@@ -206,6 +206,9 @@ def first_commitment(
         free -= solved
     if substituted := _substituted(reading.claims, asked) - asked.math:
         asked = replace(asked, math=asked.math | substituted)
+    symbols = _asked_symbols(asked, problem) if problem and "," in joins else []
+    if symbols and len(symbols) == _part_count(gold):  # "the values of $p$ and $q$", "3,4"
+        asked = replace(asked, math=asked.math | {"(" + ",".join(symbols) + ")"})
     paragraphs = _headed(reasoning, split_separator(reasoning))  # read by each pass: cut once
     claims = sorted(
         [
@@ -368,18 +371,23 @@ _GOLD_UNIT = re.compile(
 )
 
 
-def gold_joins(gold: str) -> frozenset[str]:
-    """The relations that are part of a value shaped like the gold: a top-level comma for a
-    list (``3, 5, 7``), ``\\pm`` for ``1 \\pm \\sqrt{19}``, ``\\in`` for ``x \\in [-2,7]``."""
-    joins = set()
-    depth = 0
+def _part_count(gold: str) -> int:
+    """How many parts a list gold has (``3, 5, 7``: 3): its top-level commas, plus one."""
+    depth = commas = 0
     for ch in gold:
         if ch in "([{":
             depth += 1
         elif ch in ")]}":
             depth -= 1
         elif ch == "," and depth == 0:
-            joins.add(",")
+            commas += 1
+    return commas + 1
+
+
+def gold_joins(gold: str) -> frozenset[str]:
+    """The relations that are part of a value shaped like the gold: a top-level comma for a
+    list (``3, 5, 7``), ``\\pm`` for ``1 \\pm \\sqrt{19}``, ``\\in`` for ``x \\in [-2,7]``."""
+    joins = {","} if _part_count(gold) > 1 else set()
     if "\\pm" in gold or "±" in gold:
         joins |= {"\\pm", "±"}
     if "\\in" in gold:
@@ -476,13 +484,19 @@ def _tuples(
     if problem and (form := _ANSWER_FORM.search(problem)):
         keys.add(name_key(form.group(1)))
     shapes = [m.group(1).split(",") for k in keys if (m := _SYMBOL_TUPLE.fullmatch(k))]
+    if problem and _ASKS_POINT.search(problem) and ["x", "y"] not in shapes:
+        shapes.append(["x", "y"])  # "the coordinates of the point $P$": its x and its y
     if not shapes:
         return []
     by_paragraph: dict[int | None, dict[str, Claim]] = {}
     for claim in claims:
         if claim.names and not claim.flags & _REJECT:
             found = by_paragraph.setdefault(step_index_at(paragraphs, claim.start), {})
-            found[name_key(claim.names[0])] = claim  # the last: "b = -a/2", then "b = 1"
+            # the last: "b = -a/2", then "b = 1"; "With p = 3" gives p by its left side
+            key = name_key(claim.lhs) if claim.lhs else name_key(claim.names[0])
+            if axis := _AXIS.fullmatch(key):  # "\\text{X-coordinate} = 18 - 12 = 6"
+                key = axis[1].lower()
+            found[key] = claim
     out = []
     for symbols in shapes:
         for found in by_paragraph.values():
@@ -495,8 +509,30 @@ def _tuples(
     return out
 
 
+def _asked_symbols(asked: Asked, problem: str) -> list[str]:
+    """The single-letter symbols a question asks for together ("What are the values of $p$
+    and $q$?"), in the order the problem first writes them, which is the gold's order."""
+    symbols = [k for k in asked.direct if len(k) == 1 and k.isalpha()]
+    if len(symbols) < 2 or len(symbols) != len(asked.direct):
+        return []
+    order = [
+        letter.group()
+        for math in _INLINE_MATH.finditer(problem)
+        for letter in _LONE_LETTER.finditer(math.group(1))
+    ]
+    return sorted(symbols, key=lambda k: order.index(k) if k in order else len(order))
+
+
+_INLINE_MATH = re.compile(r"\$([^$]+)\$")
+_LONE_LETTER = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
+
+
 _VARIABLE = re.compile(r"[A-Za-z](?:_\{?\w+\}?)?")
 _SYMBOL_TUPLE = re.compile(r"\(((?:(?:[A-Za-z]|\\[a-z]+),)+(?:[A-Za-z]|\\[a-z]+))\)")
+#: A coordinate named in words, as keyed: ``\\text{X-coordinate}``, ``y-coordinate``.
+_AXIS = re.compile(r"(?:\\text\{)?([XYxy])-coordinate\}?")
+#: A question that asks for a point in the plane, which a trace solves as x and y.
+_ASKS_POINT = re.compile(r"(?i)\b(?:ordered\s+pair|coordinates\s+of)\b")
 #: The form a problem asks its answer in: "Enter your answer in the form $(r,\\theta)$".
 _ANSWER_FORM = re.compile(r"(?i)\bin\s+the\s+form\s+\$([^$]{1,60})\$")
 
@@ -636,6 +672,8 @@ def _candidates(
         kind = _kind(claim, asked)
         if kind is None or (witness and kind not in ("asked", "answer")):
             continue
+        if "mention" in flags and reasoning[claim.start].isalpha() and _counts_other(claim, asked):
+            continue  # "We now have two inequalities" for "What integer $x$ satisfies ...?"
         if kind == "open" and gold_lhs and claim.lhs and name_key(claim.lhs) == gold_lhs:
             kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
         if kind == "open" and rate and _in_rate(reasoning, claim, rate):
@@ -1271,6 +1309,23 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
     return "open"
 
 
+def _counts_other(claim: Claim, asked: Asked) -> bool:
+    """Whether a count in words ("two inequalities") counts something the question never
+    names, nor a name of the asked quantity found in the trace says in full ("two distinct
+    real roots" for the trace's "distinct roots"): the trace's aside. (A number in digits
+    may be said in the asked quantity's unit: "230 miles" for "What's the distance ...?")"""
+    if not asked.context:
+        return False
+    for name in claim.names:
+        words = content_words(name) - _COUNT_WORDS
+        if words & asked.context or any(said <= words for said in asked.words):
+            return False
+    return True
+
+
+_COUNT_WORDS = frozenset(("number",))
+
+
 @lru_cache(maxsize=1 << 14)
 def _says_answer(name: str) -> bool:
     """Whether a name says "the answer" in so many words (:data:`_ANSWER_WORD`), memoised:
@@ -1422,13 +1477,16 @@ def same_form(value: str, gold: str) -> bool:
     """Whether ``value`` is written with the gold's atoms (``\\frac{\\sqrt{3}}{3}``, not
     ``\\frac{1}{\\sqrt{3}}``; ``4210_5``, not ``555``): for problems that ask to rewrite a
     formula, where every intermediate form equals the gold."""
-    value = value.translate(_SUPERSCRIPT_POWERS)  # "x³ + 3x - 6" is written as x^3+3x-6
+    if not value.isascii():  # "x³ + 3x - 6" is written as x^3+3x-6, "5r⁵" as 5r^{5}
+        value = _SUPERSCRIPT_RUN.sub(
+            lambda m: "^{" + m[0].translate(SUPERSCRIPT_DIGITS) + "}", value
+        )
     if "sin" in value:  # "\\frac{\\cos x}{\\sin x}" is "\\cot x" written out
         value = _TRIG_QUOTIENT.sub(_as_quotient_function, value)
     return sorted(_atom_list(_LEADING_NAME.sub("", value))) == sorted(_atom_list(gold))
 
 
-_SUPERSCRIPT_POWERS = str.maketrans({"²": "^2", "³": "^3"})
+_SUPERSCRIPT_RUN = re.compile(r"[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+")
 #: A quotient of a cosine and a sine of one argument, as a fraction (a slash is left alone:
 #: math-verify reads ``\\cos x / \\sin x`` as the cosine of ``x / \\sin x``).
 _TRIG_QUOTIENT = re.compile(r"\\frac\{\\?(cos|sin)\s*(\w|\(\w\))\}\{\\?(sin|cos)\s*\2\}")
