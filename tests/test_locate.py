@@ -4709,6 +4709,169 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "6",
             4,
         ),
+        # held-out 85 (Gemma-2-27B-it on OlympiadBench): the ends of a range are bounds, no values
+        # ('erase all the factors from x = 1 to x = 2016')
+        (
+            "The equation $(x-1)(x-2) \\cdots(x-2016)=(x-1)(x-2) \\cdots(x-2016)$ is writte"
+            "n on the board. Find the least number of linear factors one needs to erase so "
+            "that the resulting equation has no real roots.",
+            "**1. Idea:** We must remove every common root.\n\nThe easiest way to achieve t"
+            "his is to erase all the factors from x = 1 to x = 2016. This leaves us with a "
+            "different equation.\n\n**2. Counting:** Each factor erased from one side must "
+            "be matched, so we erase 2016 factors.\n\nTherefore, the least number of linear"
+            " factors one needs to erase is $\\boxed{2016}$.",
+            "2016",
+            3,
+        ),
+        # twin: a value the variable takes is no range's end
+        (
+            "The equation $(x-1)(x-2) \\cdots(x-2016)=(x-1)(x-2) \\cdots(x-2016)$ is writte"
+            "n on the board. Find the least number of linear factors one needs to erase so "
+            "that the resulting equation has no real roots.",
+            "**1. Idea:** We must remove every common root.\n\nThe least number of factors "
+            "to erase is n = 2016. This leaves us with a different equation.\n\n**2. Counti"
+            "ng:** Each factor erased from one side must be matched, so we erase 2016 facto"
+            "rs.\n\nTherefore, the least number of linear factors one needs to erase is $\\"
+            "boxed{2016}$.",
+            "2016",
+            1,
+        ),
+        # held-out 85 (short-CoT Sky-T1 32B on OlympiadBench): one numbered item that gives a
+        # described name two values lists nothing ('the number of angles, which is $12$. This
+        # gives us $d = 150$')
+        (
+            "Let $T=12$. Each interior angle of a regular $T$-gon has measure $d^{\\circ}$."
+            " Compute $d$.",
+            "1. **Sum of angles**: The sum of the interior angles of an $n$-gon is $180(n-2"
+            ")$.\n\n2. **Applying it**: This gives us $180(12-2) = 1800$ degrees.\n\n3. **E"
+            "ach angle**: To find the measure of each angle, we divide the total sum of the"
+            " interior angles by the number of angles, which is $12$. This gives us $d = \\"
+            "frac{1800}{12} = 150$ degrees.\n\nTherefore, the measure of each interior angl"
+            "e is $\\boxed{150^\\circ}$.",
+            "150",
+            2,
+        ),
+        # twin: one numbered item that gives a variable two values lists them
+        (
+            "Determine all values of $x$ for which $2+\\sqrt{x-2}=x-2$.",
+            "1. **Square:** $x - 2 = (x-4)^2$ gives $0 = (x-6)(x-3)$.\n\n2. **Solve for x:*"
+            "* Set each factor equal to zero:\n   $$x-6 = 0  \\Rightarrow x = 6$$\n   $$x-3"
+            " = 0  \\Rightarrow x = 3$$\n\n3. **Check:** x = 3 gives 3 = 1, which fails, an"
+            "d x = 6 gives 4 = 4.\n\nTherefore, the only solution is $\\boxed{6}$.",
+            "6",
+            3,
+        ),
+        # held-out 87 (Gemma-2-27B-it on OlympiadBench): a formula in a problem's capital ('d = (T
+        # / 20)(T + 30)') is no value listed beside 'd = 650'
+        (
+            "Let $T=100$. A flight is scheduled to last $T+30$ minutes but lasts $T$ minute"
+            "s, the plane being 1.5 miles per minute faster. Compute the distance (in miles"
+            ") that the plane travels.",
+            "**1. Set up:**\n\n* d = s(T + 30) and d = (s + 1.5)T give s = T / 20.\n\n**2. "
+            "Solve for distance:**\n\n* Substitute s back into the equation for d:\n    * d"
+            " = (T / 20)(T + 30)\n    * d = (100 / 20)(100 + 30)\n    * d = 5 * 130\n    * "
+            "d = 650\n\n**3. Answer:**\n\n\\boxed{650}",
+            "650",
+            3,
+        ),
+        # held-out 87 (Gemma-2-27B-it): 'Find the point' asks for x and y, given in one paragraph
+        (
+            "A curve is parameterized by \\[(x,y) = (t^3 + 7, -3t^2 - 6t - 5).\\]Find the p"
+            "oint the curve passes through at $t = 2.$",
+            "1. **Substitute t = 2:**\n\n   *  *x* = (2)^3 + 7 = 8 + 7 = 15\n   *  *y* = -3"
+            "(2)^2 - 6(2) - 5 = -12 - 12 - 5 = -29\n\n2. **The point:**\n\n   Therefore, th"
+            "e curve passes through the point $\\boxed{(15, -29)}$.",
+            "(15,-29)",
+            1,
+        ),
+        # held-out 89 (Gemma-2-27B-it): a value said to be had ('f(x) must have a degree of 3')
+        (
+            "Suppose that $f$ is a polynomial such that \\[(x-1)\\cdot f(x)=3x^4+x^3 - 25x^"
+            "2 +38x -17.\\]What is the degree of $f$?",
+            "* **Key Insight:** Multiplying a polynomial by $(x-1)$ raises its degree by 1."
+            "\n\n* **Applying the Insight:** The right side has a degree of 4, so the polyn"
+            "omial *f(x)* must have a degree of 3.\n\n* **Final Answer:**  \\boxed{3}",
+            "3",
+            1,
+        ),
+        # twin: a degree supposed is no value had
+        (
+            "Suppose that $f$ is a polynomial such that \\[(x-1)\\cdot f(x)=3x^4+x^3 - 25x^"
+            "2 +38x -17.\\]What is the degree of $f$?",
+            "* **Key Insight:** Multiplying a polynomial by $(x-1)$ raises its degree by 1."
+            "\n\n* **Applying the Insight:** If the polynomial *f(x)* had a degree of 3, th"
+            "e product would have degree 4.\n\n* **Final Answer:**  \\boxed{3}",
+            "3",
+            2,
+        ),
+        # held-out 89 (short-CoT Sky-T1 32B on OlympiadBench): a count in words of generic values
+        # is an aside when the question counts nothing ('gives us two possible values')
+        (
+            "If $x y=\\sqrt{5}, y z=5$, and $x z=4 \\sqrt{5}$, compute the positive value of $x$.",
+            "1. **Multiply the equations**: $(xyz)^2 = 100$.\n\n2. **Take the root**: Takin"
+            "g the square root of both sides gives us two possible values for $xyz$, but we"
+            " take $xyz = 10$.\n\n3. **Solve for $x$**: Dividing by $yz = 5$, we have $x = "
+            "\\frac{10}{5} = 2$.\n\nTherefore, the positive value of $x$ is $\\boxed{2}$.",
+            "2",
+            2,
+        ),
+        # twin: for a question that counts values, the count in words counts
+        (
+            "How many values of $x$ satisfy $x^2 = 4$?",
+            "1. **Solve**: $x^2 = 4$.\n\n2. **Take the root**: Taking the square root of bo"
+            "th sides gives us two possible values.\n\nTherefore, the answer is $\\boxed{2}"
+            "$.",
+            "2",
+            1,
+        ),
+        # held-out 89 (Qwen2.5-14B-Instruct on OlympiadBench): the units digit of one term is a
+        # part, for the units digit of a sum of terms
+        (
+            "Let $T=7$. Compute the units digit of $T^{2023}+(T-2)^{20}-(T+10)^{23}$.",
+            "1. **Units digit of \\( T^{2023} \\):** The cycle of 7 is 7, 9, 3, 1, and 2023"
+            " leaves 3, so the units digit of \\( 7^{2023} \\) is 3.\n\n2. **Units digit of"
+            " \\( (T-2)^{20} \\):** Therefore, the units digit of \\( 5^{20} \\) is 5.\n\n3"
+            ". **Units digit of \\( (T+10)^{23} \\):** The units digit of \\( 7^{23} \\) is"
+            " 3.\n\n4. **Combine:** 3 + 5 - 3 = 5, so the units digit is 5.\n\nThe answer i"
+            "s \\(\\boxed{5}\\).",
+            "5",
+            3,
+        ),
+        # twin: for the units digit of one power, the power's units digit is the answer
+        (
+            "Let $T=7$. Compute the units digit of $(T+2)^{20}$.",
+            "1. **The base:** $T + 2 = 9$.\n\n2. **Units digit:** Therefore, the units digi"
+            "t of \\( 9^{20} \\) is 1.\n\nThe answer is \\(\\boxed{1}\\).",
+            "1",
+            1,
+        ),
+        # held-out 89 (Qwen2.5-14B-Instruct, short-CoT Sky-T1 32B on OlympiadBench): formulas
+        # asked together ('Compute $d(6), d(16)$, and $d(72)$') are answered where one paragraph
+        # gives each
+        (
+            "Let $d(n)=3^{-k}$ where $n=3^{k} n^{\\prime}$ and $n^{\\prime}$ is not divisib"
+            "le by 3. Compute $d(6), d(16)$, and $d(72)$.",
+            "1. For $d(6)$: $6 = 3^1 \\cdot 2$, so $d(6) = \\frac{1}{3}$.\n\n2. For $d(16)$"
+            ": $16 = 3^0 \\cdot 16$, so $d(16) = 1$.\n\n3. For $d(72)$: $72 = 3^2 \\cdot 8$"
+            ", so $d(72) = \\frac{1}{9}$.\n\nPutting it all together: $d(6) = \\frac{1}{3}$"
+            ", $d(16) = 1$, $d(72) = \\frac{1}{9}$.\n\nThe final answer is $\\boxed{\\frac{"
+            "1}{3}, 1, \\frac{1}{9}}$.",
+            "\\frac{1}{3},1,\\frac{1}{9}",
+            3,
+        ),
+        # held-out 88 (QwQ-32B on GSM8K): 'So altogether, they will pay $180.' concludes in the
+        # question's words
+        (
+            "Carlos rents a canoe for $30 an hour and Benji rents a banana boat raft for $1"
+            "8 an hour. If Carlos uses the boat for 3 hours and Benji uses the raft for 5 h"
+            "ours, how much will they pay for their rentals, altogether?",
+            "Carlos: 30 times 3 is 90.\n\nBenji: 18 times 5 is 90.\n\nTherefore, to find th"
+            "e total, I add both costs: $90 (Carlos) + $90 (Benji). So altogether, they wil"
+            "l pay $180.\n\nWait, let me check again: 90 + 90 = 180. Yes.\n\nSo the answer "
+            "is 180.",
+            "180",
+            2,
+        ),
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (

@@ -468,6 +468,7 @@ def read(
     _loose_boxes(text, state.claims, cut)
     _bare_conclusions(text, state.claims, cut)
     _remainders(text, state.claims, cut)
+    _possessions(text, state.claims, cut)
     _cases(text, state.claims)
     if words:
         _shapes(text, state.claims, cut, words)
@@ -477,7 +478,25 @@ def read(
     _case_paragraphs(text, state.claims)
     _affirmed_questions(text, state.claims)
     _reasons(text, state.claims)
+    if "to" in text:
+        _ranges(text, state.claims)
     return Reading(state.claims, state.aliases)
+
+
+def _ranges(text: str, claims: list[Claim]) -> None:
+    """Flag as bounds the values that end a range of one variable's values (:data:`_RANGE`)."""
+    ends = [m.span(2) for m in _RANGE.finditer(text)]
+    for i, claim in enumerate(claims):
+        if any(start <= claim.value_start < end for start, end in ends):
+            claims[i] = _with(claim, "bound")
+
+
+#: A range of one variable's values ("erase the factors from x = 1 to x = 2016", "from $k = 1$
+#: to $k = 10$"): its ends are bounds, not values the variable takes.
+_RANGE = re.compile(
+    r"\bfrom\s+[$(\\]*\s*([A-Za-z])\s*=\s*[-\w.{}\\]+\s*[$)\\]*\s+to\s+[$(\\]*\s*\1\s*=\s*"
+    r"([-\w.{}\\]+)"
+)
 
 
 #: A paragraph that ends by announcing a check of a candidate value: "Let me check if choosing
@@ -775,6 +794,48 @@ def _remainders(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) 
         )
     if found:
         claims[:] = sorted([*claims, *found], key=lambda c: (c.start, c.end))
+
+
+def _possessions(text: str, claims: list[Claim], cut: Sequence[tuple[int, int]]) -> None:
+    """Values a subject is said to have (:data:`_POSSESSION`: "f(x) must have a degree of 3",
+    "the circle has a radius of 5"), which no chain reads ("has" is no link): claims named
+    by the noun ("the degree"), kept in order of position."""
+    if "ha" not in text:
+        return
+    sentence_starts = [s for s, _ in cut]
+    found = []
+    for m in _POSSESSION.finditer(text):
+        if m["noun"].lower() == "remainder":  # read with its quotient (:func:`_remainders`)
+            continue
+        at = bisect_right(sentence_starts, m.start()) - 1
+        sentence = cut[at] if at >= 0 else (m.start(), m.end())
+        flags = sentence_flags(text[sentence[0] : sentence[1]])
+        if _SUPPOSED_BEFORE.search(text, sentence[0], m.start()):  # "If f had a degree of 3,"
+            flags |= {"condition", "hypothesis"}
+        name = f"the {m['noun'].lower()}"
+        found.append(
+            Claim(
+                m.start("noun"),
+                m.end(),
+                m.start("value"),
+                m["value"],
+                (name,),
+                None,
+                flags,
+                sentence,
+            )
+        )
+    if found:
+        claims[:] = sorted([*claims, *found], key=lambda c: (c.start, c.end))
+
+
+#: An "if" whose clause runs on to the end of the text searched (no comma closes it).
+_SUPPOSED_BEFORE = re.compile(r"(?i)\b(?:if|suppose|assuming)\b[^,;]*$")
+#: "has a degree of 3", "have an area of $24$": a value said to be the subject's, by a noun.
+_POSSESSION = re.compile(
+    r"(?i)(?=h)\b(?:has|have|had)\s+(?:a|an)\s+(?P<noun>[a-z]{3,})\s+of\s+(?:\$|\\\(\s*)?"
+    r"(?P<value>-?\d+(?:\.\d+)?(?:/\d+)?)(?![\d.,]*\d)(?!\s*[-+*/×÷^]\s*\d)"
+)
 
 
 #: A whole line in markdown emphasis whose content is a relation (``*N = 11*``). The "=" is
@@ -1639,6 +1700,7 @@ def _listable(value: str) -> bool:
     return not (
         pending_operation(value)
         or _VARIABLE.search(value)
+        or (_CAPITAL.search(value) and _OPERATION.search(value))  # "(T / 20)(T + 30)"
         or _UNEVALUATED.search(value)
         or perfect_root(value)
         or _BRACKET_POWER.search(value)
@@ -1647,6 +1709,10 @@ def _listable(value: str) -> bool:
     )
 
 
+#: A capital letter of a formula (``(T / 20)(T + 30)``, a variable of the problem), not a
+#: command's nor a word's: alone, a capital is an option or a point ("B").
+_CAPITAL = re.compile(r"(?<![A-Za-z\\])[A-Z](?![A-Za-z])")
+_OPERATION = re.compile(r"[-+*/×·÷()]")
 #: A bracket raised to a power, still to be evaluated: ``(10\sqrt{6})^2`` before ``x = 600``.
 _BRACKET_POWER = re.compile(r"\)\s*\^")
 #: A function still applied to something: ``\frac{\sin A}{\cos A}`` before ``\tan A = 2``.
@@ -1673,7 +1739,7 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
     enumerated = _line_starts(text, _ENUMERATED, _ENUMERATED_LINES)
     if not enumerated:
         return
-    items: list[tuple[int, int]] = []  # (claim index, enumeration run)
+    items: list[tuple[int, int, int]] = []  # (claim index, enumeration run, item)
     run = 0
     last_item_end = -1
     # each item's claims by bisection of the claims in order of position, not a scan of all
@@ -1687,15 +1753,26 @@ def _mark_enumerations(text: str, claims: list[Claim]) -> None:
         end = text.find("\n\n", m.end())
         end = len(text) if end < 0 else end
         inside = by_start[bisect_left(starts, m.start()) : bisect_left(starts, end)]
-        items += [(i, run) for i in inside]
+        items += [(i, run, m.start()) for i in inside]
         last_item_end = end
+    # the values of each name in each run, and the items they come from: one item that
+    # gives a described name two values ("the number of angles, which is $12$. This gives us
+    # $d = 150$": the second sentence's subject is the first's) lists nothing; one that
+    # gives a variable two values ("x = 6", "x = 3") lists them
     seen: dict[tuple[str, int], set[str]] = {}
-    for i, run in items:
+    places: dict[tuple[str, int], set[int]] = {}
+    for i, run, item in items:
         key = _key(claims[i].names[0]) if claims[i].names else ""
         if _listed_value(claims[i], key):
             seen.setdefault((key, run), set()).add(_number_key(claims[i].value))
-    for i, run in items:
-        if claims[i].names and len(seen.get((_key(claims[i].names[0]), run), ())) > 1:
+            places.setdefault((key, run), set()).add(item)
+    for i, run, _ in items:
+        at = (_key(claims[i].names[0]), run) if claims[i].names else None
+        if (
+            at
+            and len(seen.get(at, ())) > 1
+            and (len(places[at]) > 1 or _LONE_VARIABLE.fullmatch(at[0]))
+        ):
             claims[i] = _with(claims[i], "list")
 
 

@@ -206,16 +206,18 @@ def first_commitment(
         free -= solved
     if substituted := _substituted(reading.claims, asked) - asked.math:
         asked = replace(asked, math=asked.math | substituted)
-    symbols = _asked_symbols(asked, problem) if problem and "," in joins else []
-    if symbols and len(symbols) == _part_count(gold):  # "the values of $p$ and $q$", "3,4"
-        asked = replace(asked, math=asked.math | {"(" + ",".join(symbols) + ")"})
+    parts = _asked_parts(asked, problem) if problem and "," in joins else []
+    if len(parts) != _part_count(gold):  # "the values of $p$ and $q$" for "3,4"
+        parts = []
+    elif parts:
+        asked = replace(asked, math=asked.math | {"(" + ",".join(parts) + ")"})
     paragraphs = _headed(reasoning, split_separator(reasoning))  # read by each pass: cut once
     claims = sorted(
         [
             *reading.claims,
             *(_listed(reading.claims) if "," in joins else ()),
             *(_cases(reading.claims, asked, paragraphs) if "," in joins else ()),
-            *_tuples(reading.claims, asked, paragraphs, problem),
+            *_tuples(reading.claims, asked, paragraphs, problem, parts),
             *(_intervals(reasoning) if _INTERVAL_GOLD.search(gold) else ()),
             *(_conclusions(reasoning, reading.claims, asked, problem) if asked.context else ()),
             *(_superlatives(reasoning, gold, problem) if words and problem else ()),
@@ -473,17 +475,24 @@ _NOT_A_CASE = frozenset(
 
 
 def _tuples(
-    claims: Sequence[Claim], asked: Asked, paragraphs: Sequence[Span], problem: str | None = None
+    claims: Sequence[Claim],
+    asked: Asked,
+    paragraphs: Sequence[Span],
+    problem: str | None = None,
+    parts: Sequence[str] = (),
 ) -> list[Claim]:
     """For a question that asks for a tuple of its symbols ("Enter the ordered pair $(m,b)$",
-    "Enter your answer in the form $(r,\\theta)$"): one paragraph (of ``paragraphs``) that gives
-    each symbol its value ("m = 3/2 and b = -13") states the tuple, with the value each symbol
-    has last in it (a paragraph that solves ``b = -a/2`` first and then ``b = 1`` ends with b's
-    value)."""
+    "Enter your answer in the form $(r,\\theta)$") or for several of its symbols or formulas
+    together (``parts``: "Compute $d(6), d(16)$, and $d(72)$"): one paragraph (of
+    ``paragraphs``) that gives each its value ("m = 3/2 and b = -13") states the tuple, with
+    the value each has last in it (a paragraph that solves ``b = -a/2`` first and then ``b =
+    1`` ends with b's value)."""
     keys = set(asked.math)
     if problem and (form := _ANSWER_FORM.search(problem)):
         keys.add(name_key(form.group(1)))
     shapes = [m.group(1).split(",") for k in keys if (m := _SYMBOL_TUPLE.fullmatch(k))]
+    if parts and list(parts) not in shapes:
+        shapes.append(list(parts))
     if problem and _ASKS_POINT.search(problem) and ["x", "y"] not in shapes:
         shapes.append(["x", "y"])  # "the coordinates of the point $P$": its x and its y
     if not shapes:
@@ -501,29 +510,38 @@ def _tuples(
     for symbols in shapes:
         for found in by_paragraph.values():
             if all(s in found for s in symbols):
-                parts = [found[s] for s in symbols]
-                start, end = min(c.start for c in parts), max(c.end for c in parts)
-                value = "(" + ", ".join(c.value for c in parts) + ")"
+                given = [found[s] for s in symbols]
+                start, end = min(c.start for c in given), max(c.end for c in given)
+                value = "(" + ", ".join(c.value for c in given) + ")"
                 names = ("(" + ",".join(symbols) + ")",)
-                out.append(replace(parts[0], start=start, end=end, value=value, names=names))
+                out.append(replace(given[0], start=start, end=end, value=value, names=names))
     return out
 
 
-def _asked_symbols(asked: Asked, problem: str) -> list[str]:
-    """The single-letter symbols a question asks for together ("What are the values of $p$
-    and $q$?"), in the order the problem first writes them, which is the gold's order."""
-    symbols = [k for k in asked.direct if len(k) == 1 and k.isalpha()]
-    if len(symbols) < 2 or len(symbols) != len(asked.direct):
+def _asked_parts(asked: Asked, problem: str) -> list[str]:
+    """The symbols or formulas a question asks for together ("What are the values of $p$ and
+    $q$?", "Compute $d(6), d(16)$, and $d(72)$"), as keys, in the order the problem first
+    writes them, which is the gold's order: letters by the problem's math (a letter is in
+    its words too), formulas by the problem's key."""
+    # "$d(6), d(16)$, and $d(72)$": one span of the question may hold several
+    parts = sorted({part for key in asked.direct for part in _TOP_COMMA.split(key) if part})
+    if len(parts) < 2:
         return []
-    order = [
-        letter.group()
-        for math in _INLINE_MATH.finditer(problem)
-        for letter in _LONE_LETTER.finditer(math.group(1))
-    ]
-    return sorted(symbols, key=lambda k: order.index(k) if k in order else len(order))
+    if all(len(k) == 1 and k.isalpha() for k in parts):
+        order = [
+            letter.group()
+            for math in _INLINE_MATH.finditer(problem)
+            for letter in _LONE_LETTER.finditer(math.group(1))
+        ]
+        return sorted(parts, key=lambda k: order.index(k) if k in order else len(order))
+    keyed = name_key(problem)
+    if any(len(k) == 1 or k not in keyed for k in parts):
+        return []
+    return sorted(parts, key=keyed.find)
 
 
 _INLINE_MATH = re.compile(r"\$([^$]+)\$")
+_TOP_COMMA = re.compile(r",(?![^(\[{]*[)\]}])")
 _LONE_LETTER = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
 
 
@@ -532,7 +550,9 @@ _SYMBOL_TUPLE = re.compile(r"\(((?:(?:[A-Za-z]|\\[a-z]+),)+(?:[A-Za-z]|\\[a-z]+)
 #: A coordinate named in words, as keyed: ``\\text{X-coordinate}``, ``y-coordinate``.
 _AXIS = re.compile(r"(?:\\text\{)?([XYxy])-coordinate\}?")
 #: A question that asks for a point in the plane, which a trace solves as x and y.
-_ASKS_POINT = re.compile(r"(?i)\b(?:ordered\s+pair|coordinates\s+of)\b")
+_ASKS_POINT = re.compile(
+    r"(?i)\b(?:ordered\s+pair|coordinates\s+of|(?:find|what\s+is|determine)\s+the\s+point)\b"
+)
 #: The form a problem asks its answer in: "Enter your answer in the form $(r,\\theta)$".
 _ANSWER_FORM = re.compile(r"(?i)\bin\s+the\s+form\s+\$([^$]{1,60})\$")
 
@@ -634,6 +654,7 @@ def _candidates(
     inverse = _inverse_asked(asked)
     boxes = Counter(c.sentence for c in claims if "boxed" in c.flags)
     intos: dict[tuple[int, int], tuple[int, str] | None] = {}
+    asks_sum = bool(problem and (of := _OF_MATH.findall(problem)) and _SUM_OF_TERMS.search(of[-1]))
     qualifiers: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
     for claim in claims:
         flags = claim.flags
@@ -672,7 +693,9 @@ def _candidates(
         kind = _kind(claim, asked)
         if kind is None or (witness and kind not in ("asked", "answer")):
             continue
-        if "mention" in flags and reasoning[claim.start].isalpha() and _counts_other(claim, asked):
+        if kind == "asked" and asks_sum and _of_one_term(claim):
+            continue  # "the units digit of 3^{20} is 1" for the units digit of a sum of powers
+        if reasoning[claim.value_start].isalpha() and _counts_other(claim, asked):
             continue  # "We now have two inequalities" for "What integer $x$ satisfies ...?"
         if kind == "open" and gold_lhs and claim.lhs and name_key(claim.lhs) == gold_lhs:
             kind = "asked"  # "y = -2x" for the line "in the form y = mx + b": the answer's form
@@ -727,6 +750,20 @@ def _candidates(
         elif kind == "boxed" or not rewrite or same_form(value, gold):
             out.append(_Candidate(claim, kind, value, paragraph))
     return out, openers
+
+
+#: Math a name or a question says a quantity is "of" ("the units digit of $3^{20}$"), and a
+#: sum or difference of terms outside brackets (``T^{2023}+(T-2)^{20}-(T+10)^{23}``).
+_OF_MATH = re.compile(r"\bof\s+\$([^$]{1,200})\$")
+_OF_TAIL = re.compile(r"\bof\s+(\S+)\s*$")
+_SUM_OF_TERMS = re.compile(r"(?<=[\w)}])\s*[-+](?![^(\[{]*[)\]}])")
+
+
+def _of_one_term(claim: Claim) -> bool:
+    """Whether a claim names its value by what it is "of", one term without a sum ("the
+    units digit of 3^{20}"): for a question about a sum of terms, a part's."""
+    tail = _OF_TAIL.search(claim.names[0]) if claim.names else None
+    return bool(tail and any(c.isdigit() for c in tail[1]) and not _SUM_OF_TERMS.search(tail[1]))
 
 
 #: An inverse trigonometric function the question asks for, as keyed (``arcsin(-\\frac12)``,
@@ -1184,7 +1221,8 @@ def _conclusions(
         # over 30 days."), or the sentence states two
         if any(n not in given for n in _WHOLE_NUMBER.findall(m["after"])):
             continue
-        name = " ".join(f"{m['before']} {m['after']}".split())
+        # "So altogether, they will pay $180." for "how much will they pay ..., altogether?"
+        name = " ".join(f"{m['adverb'] or ''} {m['before']} {m['after']}".split())
         said = _MODAL.sub(" ", _IRREGULAR.sub(lambda w: _AS_ASKED[w[0].lower()], name))
         words = content_words(said) - GENERIC - proper
         # the question's verb, though too common to tell names apart ("Therefore, she gave
@@ -1276,7 +1314,8 @@ _MODAL = re.compile(r"(?i)\b(?:needs?|has|have|ought)\s+to\b")
 #: without digits or math).
 _WHOLE_NUMBER = re.compile(r"\d+")
 _CONCLUDED = re.compile(  # the lookahead lets the engine skip most positions at once
-    r"(?=[\stsh])(?:(?<=[.!\n])|(?<=[.!]\s)|(?<![\s\S]))\s*(?:therefore|so|thus|hence),?\s+"
+    r"(?=[\stsh])(?:(?<=[.!\n])|(?<=[.!]\s)|(?<![\s\S]))\s*(?:therefore|so|thus|hence)"
+    r"(?:\s+(?P<adverb>altogether|in\s+total|in\s+all|overall))?,?\s+"
     r"(?P<before>(?:[A-Za-z][A-Za-z' ]{0,80}?)?)\s*\\?\$?"
     r"(?P<value>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)%?"
     r"(?P<after>(?:\s+(?:[A-Za-z][A-Za-z']*|\d+)){0,10})\s*[.!](?=\s|$)",
@@ -1310,14 +1349,23 @@ def _kind(claim: Claim, asked: Asked) -> str | None:
 
 
 def _counts_other(claim: Claim, asked: Asked) -> bool:
-    """Whether a count in words ("two inequalities") counts something the question never
-    names, nor a name of the asked quantity found in the trace says in full ("two distinct
-    real roots" for the trace's "distinct roots"): the trace's aside. (A number in digits
-    may be said in the asked quantity's unit: "230 miles" for "What's the distance ...?")"""
-    if not asked.context:
+    """Whether a count in words ("two inequalities", "gives us two possible values") counts
+    something the question never names, nor a name of the asked quantity found in the trace
+    says in full ("two distinct real roots" for the trace's "distinct roots"), nor, for a
+    question that counts, the generic "values": the trace's aside. (A number in digits may be
+    said in the asked quantity's unit: "230 miles" for "What's the distance ...?")"""
+    counted = [n for n in claim.names if n.startswith("number of ")]
+    if not asked.context or not counted:
         return False
-    for name in claim.names:
+    counts = asked.solutions or bool(asked.counted) or any("number" in s for s in asked.words)
+    for name in counted:
         words = content_words(name) - _COUNT_WORDS
+        # "y-intercepts" for the question's "$y$-intercepts", read as "-intercepts"
+        words |= {w.rpartition("-")[2] for w in words if "-" in w}
+        if not words - GENERIC:  # "two possible values": asked when the question counts
+            if counts:
+                return False
+            continue
         if words & asked.context or any(said <= words for said in asked.words):
             return False
     return True
