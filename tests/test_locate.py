@@ -4929,6 +4929,29 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "5",
             3,
         ),
+        # held-out 93: "N times" that ends its clause counts the times asked about
+        (
+            "How many times does the digit 7 appear in the list of integers from 1 to 30?",
+            "The numbers with a 7: 7, 17, 27.\n\nThe digit 7 appears 3 times in total.\n\n"
+            "Let me count again: 7, 17, 27. Yes.",
+            "3",
+            1,
+        ),
+        # twin: "3 times" that a factor follows is a product, no count
+        (
+            "How many times does the digit 7 appear in the list of integers from 1 to 30?",
+            "We take 3 times 4 and get 12.\n\nThe numbers with a 7 are 7, 17, 27.\n\nThe "
+            "digit 7 appears 3 times.",
+            "3",
+            2,
+        ),
+        # twin: a count of times is no answer to another question
+        (
+            "What is the sum of the digits of 1777?",
+            "The digit 7 appears 3 times.\n\nSo the sum is 1 + 21 = 22.\n\nHmm, 3.",
+            "3",
+            None,
+        ),
     ],
 )
 def test_held_out_readings(grader, problem, reasoning, gold, step):

@@ -2189,6 +2189,9 @@ _MENTION = re.compile(
 )
 
 _DIGIT = re.compile(r"\d")
+#: What may follow "N times" that ends a clause, a count of times ("appears 3 times in total"),
+#: not a product ("3 times 4").
+_TIMES_ENDS = re.compile(r"(?i)\s*(?:(?:in\s+(?:total|all)|altogether|overall)\s*)?[.,;:!)]*\s*")
 
 
 def _mentions(
@@ -2209,6 +2212,8 @@ def _mentions(
             units = [
                 u for u in (m.group("unit"), m.group("next")) if u and u.lower() not in _NOT_UNITS
             ]
+            if m["unit"].lower() == "times" and _TIMES_ENDS.fullmatch(text, m.end("unit"), end):
+                units = ["times"]  # "The digit 7 appears 3 times.": a count of times, no product
             units = (
                 units[:1] if m.group("unit").lower() not in ("more", "fewer", "less") else units[:2]
             )
