@@ -4945,6 +4945,29 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "3",
             2,
         ),
+        # QwQ-32B's hesitations: "Wait, if" a fact stated before computes from that fact
+        (
+            "If $y = 2x$ and $x + 1 = 4$, what is $y$?",
+            "Subtracting 1, x = 3.\n\nWait, if x = 3, then y = 2 * 3 = 6.\n\nLet me double "
+            "check this. Yes, y = 6.",
+            "6",
+            1,
+        ),
+        (
+            "If $y = 2x$ and $x + 1 = 4$, what is $y$?",
+            "Subtracting 1, x = 3.\n\nHmm, if x = 3, then y = 2 * 3 = 6.\n\nLet me double "
+            "check this. Yes, y = 6.",
+            "6",
+            1,
+        ),
+        # twin: before the fact, "Wait, if" still supposes
+        (
+            "If $y = 2x$ and $x + 1 = 4$, what is $y$?",
+            "Wait, if x = 3, then y = 2 * 3 = 6.\n\nSubtracting 1 from both sides, x = 3.\n\n"
+            "So y = 6.",
+            "6",
+            2,
+        ),
         # twin: a count of times is no answer to another question
         (
             "What is the sum of the digits of 1777?",

@@ -976,9 +976,11 @@ def _known_premises(
     return out
 
 
-#: A sentence that opens with "if" (after discourse words and list marks), whose condition is
-#: all that makes it a hypothesis.
-_IF_OPENS = re.compile(r"(?i)[-*•\d.)\s]*(?:(?:so|and|now|then|okay|ok|well)\b[\s,]*)*if\b")
+#: A sentence that opens with "if" (after discourse words and list marks, a hesitation's too:
+#: "Wait, if x = 3, then y = 6"), whose condition is all that makes it a hypothesis.
+_IF_OPENS = re.compile(
+    r"(?i)[-*•\d.)\s]*(?:(?:so|and|now|then|okay|ok|well|wait|hmm+|alright)\b[\s,]*)*if\b"
+)
 
 
 #: A word of prose (three letters or more, no command's): a name in words, which no equation
