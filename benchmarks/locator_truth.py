@@ -25,7 +25,9 @@ solutions by instruction-tuned models, read from ``processbench/``; annotated bl
 ``first_correct_heldout50.jsonl``, whose traces are outside shared/ (other SkyThought outputs,
 DeepScaleR, QwQ, Open-Reasoner-Zero, DeepSeek-R1 distills, base and instruction-tuned Qwen2.5
 and gemma-2 models: ``benchmarks/data/README.md`` names each file and
-commit); pass the folder holding them with ``--sources``.
+commit); ``scripts/build_sources.py`` rebuilds the 49 of them that public repositories still
+hold (not DeepSeek-R1's MATH-500 thinking nor the eight cvenhoff files: held-out 27-39 and
+57-65); pass the folder holding them with ``--sources``.
 """
 
 from __future__ import annotations
