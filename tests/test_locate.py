@@ -4968,6 +4968,27 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "6",
             2,
         ),
+        # held-out 94 (QwQ-32B): "would give us the total cost" sets the goal the numbers
+        # after it compute
+        (
+            "Paul drives twice a day for 14 days. Each morning ride costs $6 and each afternoon"
+            " ride $2. How much money did he spend on driving?",
+            "Each day he spends 6 + 2 = 8 dollars.\n\nMultiplying the daily amount by the days"
+            " would give us the total cost.\n\n8 × 14 = 112.\n\nLet me verify: 14 × 8 = 112."
+            " Yes.",
+            "112",
+            2,
+        ),
+        # twin: a goal in other words than the question's sets none
+        (
+            "Paul drives twice a day for 14 days. Each morning ride costs $6 and each afternoon"
+            " ride $2. How much money did he spend on driving?",
+            "Each day he spends 6 + 2 = 8 dollars.\n\nMultiplying the daily amount by the days"
+            " would give us the daily budget.\n\n8 × 14 = 112.\n\nLet me verify: 14 × 8 = "
+            "112. Yes.",
+            "112",
+            None,
+        ),
         # twin: a count of times is no answer to another question
         (
             "What is the sum of the digits of 1777?",

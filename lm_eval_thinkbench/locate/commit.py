@@ -1089,6 +1089,8 @@ _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at
     r"|question\s+is(?=\s+(?:how|what)\b)"
     r"|(?:need|want|have)\s+to\s+(?:find(?:\s+out)?|compute|calculate|determine|figure\s+out)"
     r"|(?:let's|let\s+(?:me|us)|now)\s+(?:find|compute|calculate)"
+    # "Multiplying the daily amount by the days would give us the total cost."
+    r"|(?:would|will|should)\s+give\s+(?:us|me)"
     # a purpose clause that opens a sentence or follows a comma: "Finally, to find the change",
     # "To find out how many students there are", "So, to get the total number of raspberries",
     # "so to find the total cost"
