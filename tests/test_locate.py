@@ -4989,6 +4989,44 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "112",
             None,
         ),
+        # held-out 93 (short-CoT Sky-T1): numbered lines "x = 2^2" then "x = 4" derive one
+        # value, written twice, not two solutions listed
+        (
+            "Let $T=$ 16. Compute the value of $x$ that satisfies $\\log _{4} T=\\log _{2} x$.",
+            "5. Since $\\log _{2} x = 2$, this implies:\n   \\[\n   x = 2^2\n   \\]\n\n6. "
+            "Therefore, we find that:\n   \\[\n   x = 4\n   \\]\n\nSo, the value of $x$ that "
+            "satisfies the given equation is $\\boxed{4}$.",
+            "4",
+            1,
+        ),
+        # twin: two different values in numbered lines are listed, none chosen yet
+        (
+            "Let $T=$ 16. Compute the value of $x$ that satisfies $\\log _{4} T=\\log _{2} x$.",
+            "5. Since $\\log _{2} x = 2$, this implies:\n   \\[\n   x = 2^3\n   \\]\n\n6. "
+            "Therefore, we find that:\n   \\[\n   x = 4\n   \\]\n\nSo, the value of $x$ that "
+            "satisfies the given equation is $\\boxed{4}$.",
+            "4",
+            2,
+        ),
+        # held-out 93 (Gemma-2-27B-it): a bullet's bold result is read ("* **-1 + 13 = 12**")
+        (
+            "Find the remainder when $(5x + 9)^{611} + (x + 5)^{11} + (x - 1)^{11} + 3x^2 + 1$ is"
+            " divided by $x + 2.$",
+            "Substitute:\n\n3. **Simplify:**\n\n   * ( -1)^611 + 3^11 + (-3)^11 + 12 + 1\n   *"
+            " -1 + 177147 + (-177147) + 13\n   * **-1 + 13 = 12**\n\nTherefore, the remainder"
+            " when the expression is divided by *x + 2* is $\\boxed{12}$.",
+            "12",
+            2,
+        ),
+        # twin: a bold heading that opens its line is no item ("**3. Simplify:**")
+        (
+            "Find the remainder when $(5x + 9)^{611} + (x + 5)^{11} + (x - 1)^{11} + 3x^2 + 1$ is"
+            " divided by $x + 2.$",
+            "**1. Substitute:**\n\n**2. Simplify:**\n\n**12. Done:**\n\nTherefore, the "
+            "remainder when the expression is divided by *x + 2* is $\\boxed{12}$.",
+            "12",
+            3,
+        ),
         # twin: a count of times is no answer to another question
         (
             "What is the sum of the digits of 1777?",

@@ -852,10 +852,11 @@ _BOLD = re.compile(r"(?<![\w*])\*\*(?=[^\s*])([^*\n]{1,200}?)(?<=[^\s*])\*\*(?![
 
 def _unbold(m: re.Match[str]) -> str:
     """A bold span without its stars, unless it opens its line (a heading, "**3. Multiply:**",
-    which with its stars is no item of a numbered list); the line's start is looked for in
-    the 40 characters before, so each span costs the same however long its line."""
+    which with its stars is no item of a numbered list) and is no equation (a bullet's result,
+    "* **-1 + 13 = 12**"); the line's start is looked for in the 40 characters before, so each
+    span costs the same however long its line."""
     line = m.string[max(0, m.start() - 40) : m.start()].rpartition("\n")
-    if (line[1] or m.start() <= 40) and _LINE_LEAD.fullmatch(line[2]):
+    if (line[1] or m.start() <= 40) and _LINE_LEAD.fullmatch(line[2]) and "=" not in m[1]:
         return m[0]
     return "  " + m[1] + "  "
 
@@ -1485,15 +1486,23 @@ _NUMBER_FRACTION = re.compile(
 )
 
 
+#: A whole number's power, small enough to compute (``2^2``, ``10^{3}``; not ``-3^2``).
+_SMALL_POWER = re.compile(r"(\d{1,3})\^(?:\{(\d)\}|(\d))")
+
+
 def _number_key(value: str) -> str:
     """A value's key for telling values apart, a fraction of numbers by its value: "x =
     \\frac{30}{5} \\implies x = 6" and "x = \\frac{12}{1.5}, x = 8" give x one value, written
-    twice."""
+    twice; so does a small power of a whole number ("5. ... x = 2^2", "6. ... x = 4": a
+    derivation's numbered lines, not two solutions listed)."""
     key = _key(value)
     m = _NUMBER_FRACTION.fullmatch(key)
     if m and Fraction(m[3] or m[5]):
         number = Fraction(m[2] or m[4]) / Fraction(m[3] or m[5])
         return str(-number if m[1] else number)
+    power = _SMALL_POWER.fullmatch(key)
+    if power and len(power[1]) * int(exponent := power[2] or power[3]) <= 7:  # no huge power
+        return str(int(power[1]) ** int(exponent))
     return key
 
 
