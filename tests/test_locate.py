@@ -5027,6 +5027,71 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "12",
             3,
         ),
+        # held-out 91 (short-CoT Sky-T1): "AB = AC" names another segment, no value of AB, so
+        # the bullets of a numbered item give AB one value; "AD^2 + BD^2" is a formula
+        (
+            "Let $T=23$. In triangle $A B C$, the altitude from $A$ to $\\overline{B C}$ has "
+            "length $\\sqrt{T}, A B=A C$, and $B C=14$. Compute the length $A B$.",
+            "1. **Set up:**\n   - $AB = AC$ (the triangle is isosceles)\n   - $BD = 7$\n\n2. "
+            "**Apply the Pythagorean theorem in $\\triangle ABD$:**\n   - $AB^2 = AD^2 + BD^2$"
+            "\n   - $AB^2 = 23 + 49 = 72$\n   - $AB = \\sqrt{72} = 6\\sqrt{2}$.\n\n3. "
+            "**Conclusion:**\n   - The length of $AB$ is $\\boxed{6\\sqrt{2}}$.",
+            "6\\sqrt{2}",
+            1,
+        ),
+        # twin: two numbers for AB in numbered items are still listed
+        (
+            "Let $T=23$. In triangle $A B C$, the altitude from $A$ to $\\overline{B C}$ has "
+            "length $\\sqrt{T}, A B=A C$, and $B C=14$. Compute the length $A B$.",
+            "1. **Set up:**\n   - $AB = 5$ (a first guess)\n   - $BD = 7$\n\n2. **Apply the "
+            "Pythagorean theorem in $\\triangle ABD$:**\n   - $AB^2 = 23 + 49 = 72$\n   - $AB "
+            "= \\sqrt{72} = 6\\sqrt{2}$.\n\n3. **Conclusion:**\n   - The length of $AB$ is "
+            "$\\boxed{6\\sqrt{2}}$.",
+            "6\\sqrt{2}",
+            2,
+        ),
+        # held-out 95 (Gemma-2-27B-it): a fenced block without a language that writes math no
+        # code does ("√", "²") is math, though it assigns a name ("Area = ...")
+        (
+            "The points $O,$ $A,$ and $B$ satisfy $\\overrightarrow{OA} = (1, 2, 3)$ and "
+            "$\\overrightarrow{OB} = (-3, -2, 1).$  Find the area of triangle $OAB.$",
+            "The magnitude of the cross product is:\n\n```\n||OA x OB|| = √180 = 6√5\n```\n\n"
+            "The area of triangle $OAB$ is:\n\n```\nArea = (1/2) * ||OA x OB|| = (1/2) * 6√5 = "
+            "3√5\n```\n\nTherefore, the area of triangle $OAB$ is $\\boxed{3\\sqrt{5}}.$",
+            "3 \\sqrt{5}",
+            3,
+        ),
+        # twin: a block of code that assigns the value is still code, not a statement
+        (
+            "The points $O,$ $A,$ and $B$ satisfy $\\overrightarrow{OA} = (1, 2, 3)$ and "
+            "$\\overrightarrow{OB} = (-3, -2, 1).$  Find the area of triangle $OAB.$",
+            "The magnitude of the cross product is:\n\n```\nnorm = 180 ** 0.5\n```\n\n"
+            "The area of triangle $OAB$ is:\n\n```\nArea = 0.5 * norm\n```\n\nTherefore, "
+            "the area of triangle $OAB$ is $\\boxed{3\\sqrt{5}}.$",
+            "3 \\sqrt{5}",
+            4,
+        ),
+        # held-out 95 (short-CoT Sky-T1): a cube root of a perfect cube is still to be taken,
+        # so "x = \\sqrt[3]{27}" then "x = 3" in one numbered item give x one value
+        (
+            "Let $T=0$. Compute the real value of $x$ for which there exists a solution to the "
+            "system $x+y=0$, $x^{3}-y^{3}=54+T$.",
+            "6. **Solve for \\( x^3 \\):**\n   \\[\n   x^3 = 27.\n   \\]\n\n7. **Find \\( x \\)"
+            " by taking the cube root of both sides:**\n   \\[\n   x = \\sqrt[3]{27}.\n   \\]\n"
+            "   \\[\n   x = 3.\n   \\]\n\n### Conclusion:\n\\[\n\\boxed{3}\n\\]",
+            "3",
+            1,
+        ),
+        # twin: a root that is no whole number is a value of its own, so two values are listed
+        (
+            "Let $T=0$. Compute the real value of $x$ for which there exists a solution to the "
+            "system $x+y=0$, $x^{3}-y^{3}=54+T$.",
+            "6. **Solve for \\( x^3 \\):**\n   \\[\n   x^3 = 28.\n   \\]\n\n7. **Find \\( x \\)"
+            " by taking the cube root of both sides:**\n   \\[\n   x = \\sqrt[3]{28}.\n   \\]\n"
+            "   \\[\n   x = 3.\n   \\]\n\n### Conclusion:\n\\[\n\\boxed{3}\n\\]",
+            "3",
+            2,
+        ),
         # twin: a count of times is no answer to another question
         (
             "What is the sum of the digits of 1777?",

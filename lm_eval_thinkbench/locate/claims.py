@@ -865,12 +865,25 @@ _LINE_LEAD = re.compile(r"[ \t]*(?:[*+#>-][ \t]*)*(?:\d+[.)][ \t]*)?")
 #: A code fence: three backticks and the language, if any, to the end of the line.
 _FENCE = re.compile(r"```[^\n`]*")
 #: What marks a fenced block without a language as code: a statement keyword opening a line,
-#: a call of a print or a method, or a name of two letters or more assigned to.
-_CODE_MARK = re.compile(
+#: a call of a print or a method, or a name of two letters or more assigned to (unless the
+#: block writes math no code does: "Area = (1/2) * 6√5 = 3√5", :data:`_MATH_ONLY`).
+_CODE_STATEMENT = re.compile(
     r"(?m)^[ \t]*(?:import\s|from\s+\S+\s+import\s|def\s|class\s|return\b"
     r"|(?:for|while|if)\s.*:[ \t]*$)"
-    r"|\bprint\s*\(|\b[A-Za-z_]\w*\.\w+\s*\(|\b[A-Za-z_][A-Za-z_0-9]+\s*=(?!=)"
+    r"|\bprint\s*\(|\b[A-Za-z_]\w*\.\w+\s*\("
 )
+_CODE_ASSIGNMENT = re.compile(r"\b[A-Za-z_][A-Za-z_0-9]+\s*=(?!=)")
+#: Characters of written math that code does not use outside its strings.
+_MATH_ONLY = re.compile(r"[√²³×÷·≈π∞≤≥]")
+
+
+def _is_code(text: str, start: int, end: int) -> bool:
+    """Whether a fenced block without a language (``text[start:end]``) holds code."""
+    if _CODE_STATEMENT.search(text, start, end):
+        return True
+    return bool(_CODE_ASSIGNMENT.search(text, start, end)) and not _MATH_ONLY.search(
+        text, start, end
+    )
 
 
 def without_code(text: str) -> str:
@@ -889,9 +902,7 @@ def without_code(text: str) -> str:
         opening = fences[i]
         close = fences[i + 1].start() if i + 1 < len(fences) else len(text)
         language = opening.group().strip("`").strip().lower()
-        if language == "output" or (
-            not language and not _CODE_MARK.search(text, opening.end(), close)
-        ):
+        if language == "output" or (not language and not _is_code(text, opening.end(), close)):
             continue
         out.append(text[at : opening.end()])
         out.append(re.sub(r"[^\n]", " ", text[opening.end() : close]))
@@ -1710,6 +1721,7 @@ def _listable(value: str) -> bool:
         pending_operation(value)
         or _VARIABLE.search(value)
         or (_CAPITAL.search(value) and _OPERATION.search(value))  # "(T / 20)(T + 30)"
+        or _SEGMENT.fullmatch(value)  # "AB = AC": another name, no value of AB
         or _UNEVALUATED.search(value)
         or perfect_root(value)
         or _BRACKET_POWER.search(value)
@@ -1718,10 +1730,13 @@ def _listable(value: str) -> bool:
     )
 
 
-#: A capital letter of a formula (``(T / 20)(T + 30)``, a variable of the problem), not a
-#: command's nor a word's: alone, a capital is an option or a point ("B").
-_CAPITAL = re.compile(r"(?<![A-Za-z\\])[A-Z](?![A-Za-z])")
+#: A capital letter of a formula (``(T / 20)(T + 30)``, a variable of the problem) or two, a
+#: segment (``AD^2 + BD^2``), not a command's nor a word's: alone, a capital is an option or a
+#: point ("B").
+_CAPITAL = re.compile(r"(?<![A-Za-z\\])[A-Z]{1,2}(?![A-Za-z])")
 _OPERATION = re.compile(r"[-+*/×·÷()]")
+#: A segment's name (``AC``), alone.
+_SEGMENT = re.compile(r"[A-Z]{2}")
 #: A bracket raised to a power, still to be evaluated: ``(10\sqrt{6})^2`` before ``x = 600``.
 _BRACKET_POWER = re.compile(r"\)\s*\^")
 #: A function still applied to something: ``\frac{\sin A}{\cos A}`` before ``\tan A = 2``.
@@ -1730,15 +1745,25 @@ _FUNCTION_OF = re.compile(r"\\(?:sin|cos|tan|cot|sec|csc|log|ln|exp)(?![A-Za-z])
 _BRACKETS_OPERATED = re.compile(r"[)π]\s*(?:[-+*/×·÷]|\\times|\\cdot|\\div)\s*[(\d\\π]")
 
 
-#: A square root of a whole number.
-_ROOT = re.compile(r"\\sqrt\s*\{\s*(\d{1,12})\s*\}")
+#: A root of a whole number, its index if it has one (``\\sqrt[3]{27}``).
+_ROOT = re.compile(r"\\sqrt\s*(?:\[\s*(\d)\s*\])?\s*\{\s*(\d{1,12})\s*\}")
 
 
 def perfect_root(value: str) -> bool:
-    """Whether ``value`` takes the square root of a perfect square (``\\sqrt{225}``): a
-    computation still to be done ("n = \\sqrt{225}, n = 15" gives n one value), where
+    """Whether ``value`` takes the root of a perfect power (``\\sqrt{225}``, ``\\sqrt[3]{27}``):
+    a computation still to be done ("n = \\sqrt{225}, n = 15" gives n one value), where
     ``\\sqrt{2}`` is a result."""
-    return "sqrt" in value and any(isqrt(int(n)) ** 2 == int(n) for n in _ROOT.findall(value))
+    return "sqrt" in value and any(
+        _is_power(int(n), int(index or 2)) for index, n in _ROOT.findall(value)
+    )
+
+
+def _is_power(n: int, index: int) -> bool:
+    """Whether ``n`` is a whole number's ``index``-th power."""
+    if index < 2:
+        return False
+    root = isqrt(n) if index == 2 else round(n ** (1 / index))
+    return any((r**index == n) for r in (root - 1, root, root + 1) if r >= 0)
 
 
 def _mark_enumerations(text: str, claims: list[Claim]) -> None:
