@@ -5092,6 +5092,26 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "3",
             2,
         ),
+        # held-out 96 (R1-Distill-Llama-8B): one of a singular unit counts it ("1 hour")
+        (
+            "Kalinda is working on a 360 piece puzzle with her mom. Kalinda can normally add 4 "
+            "pieces per minute. Her mom can typically place half as many pieces per minute as "
+            "Kalinda.  How many hours will it take them to complete this puzzle?",
+            "Together they place 4 + 2 = 6 pieces per minute.\n\n360 pieces / 6 pieces per "
+            "minute = 60 minutes.\n\nSince there are 60 minutes in an hour, it will take them 1"
+            " hour to complete the puzzle.",
+            "1",
+            2,
+        ),
+        # twin: "1 hour" does not count what the question counts
+        (
+            "Kalinda is working on a 360 piece puzzle with her mom. How many moms help her?",
+            "Together they place 4 + 2 = 6 pieces per minute.\n\n360 pieces / 6 pieces per "
+            "minute = 60 minutes.\n\nSince there are 60 minutes in an hour, it will take them 1"
+            " hour to complete the puzzle.",
+            "1",
+            None,
+        ),
         # twin: a count of times is no answer to another question
         (
             "What is the sum of the digits of 1777?",

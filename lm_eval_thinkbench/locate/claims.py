@@ -2219,7 +2219,9 @@ _MENTION = re.compile(
     r"(?P<value>-?\d{1,3}(?:,\d{3})++(?:\.\d+)?|-?\d+(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)"
     r"\s*(?:(?P<adjective>(?!(?:more|fewer|less|times|and|then|that|than|but|for)\b)"
     r"[a-z]{3,}(?<!s))\s+(?=[A-Za-z]{2,}s\b))?"
-    r"(?P<unit>[A-Za-z]{2,}s|more|fewer|less)\b(?:\s+(?P<next>[A-Za-z]{3,}))?"
+    # one of a singular unit: "it will take them 1 hour" (not "a $1 discount": an amount)
+    r"(?P<unit>[A-Za-z]{2,}s|more|fewer|less|(?<=(?<![\d.,/$])1 )[a-z]{3,}(?<!s))\b"
+    r"(?:\s+(?P<next>[A-Za-z]{3,}))?"
 )
 
 _DIGIT = re.compile(r"\d")
