@@ -5112,6 +5112,25 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "1",
             None,
         ),
+        # held-out 100 (QwQ-32B): "to find" that ends a sentence's action states a goal ("I
+        # need to add those two amounts together to find the total he has now")
+        (
+            "Ali had $21. Leila gave him half of her $100. How much does Ali have now?",
+            "Leila gives Ali $50.\n\nNow, Ali originally had $21. If he receives $50 from "
+            "Leila, I need to add those two amounts together to find the total he has now. So,"
+            " $21 plus $50. So, 21 + 50 equals 71.\n\nWait, let me double-check. Yes, Ali has "
+            "$71 now.",
+            "71",
+            1,
+        ),
+        # twin: a goal in other words than the question's sets none
+        (
+            "Ali had $21. Leila gave him half of her $100. How much does Ali have now?",
+            "Leila gives Ali $50.\n\nWe use the gift to find the half of her money. So 21 + 50"
+            " = 71.\n\nWait, let me double-check. Yes, Ali has $71 now.",
+            "71",
+            None,
+        ),
         # twin: a count of times is no answer to another question
         (
             "What is the sum of the digits of 1777?",
