@@ -5131,6 +5131,48 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
             "71",
             None,
         ),
+        # held-out 106 (QwQ-32B): a goal's span in its own words ("the total over the two
+        # years" for "... for the two years?")
+        (
+            "A company spends $15000 on advertising for a year, and then spends a third of that "
+            "amount on advertising for another year.  What's the total amount the company spent "
+            "on advertising for the two years?",
+            "So the second year is $5,000.\n\nNow, to find the total over the two years, I need "
+            "to add the first year and the second year's spending together. 15,000 plus 5,000 is"
+            " 20,000. So, the total should be $20,000.\n\nLet me double check.",
+            "20000",
+            1,
+        ),
+        # twin: a span the question does not say sets no goal
+        (
+            "A company spends $15000 on advertising for a year, and then spends a third of that "
+            "amount on advertising for another year.  What's the total amount the company spent "
+            "on advertising for the two years?",
+            "So the second year is $5,000.\n\nNow, to find the total over the two weeks, I add "
+            "them: 15,000 plus 5,000 is 20,000.\n\nLet me double check.",
+            "20000",
+            None,
+        ),
+        # held-out 106 (R1-Distill-Qwen-32B): "Therefore, Johnny has $90 after a year." answers
+        # "How much money did he have after a year?" (a dollar amount is money; "has" is the
+        # question's "have"; "after" as the question says it)
+        (
+            "Johnny took his allowance of $20 and added an extra $10 to it.  He then invested "
+            "this sum of money, which tripled in a year.  How much money did he have after a "
+            "year?",
+            "He has $30.\n\nTherefore, Johnny has $90 after a year.",
+            "90",
+            1,
+        ),
+        # twin: a count with no dollar sign is no amount of money
+        (
+            "Johnny took his allowance of $20 and added an extra $10 to it.  He then invested "
+            "this sum of money, which tripled in a year.  How much money did he have after a "
+            "year?",
+            "He has $30.\n\nTherefore, Johnny has 90 apples after a year.",
+            "90",
+            None,
+        ),
         # twin: a count of times is no answer to another question
         (
             "What is the sum of the digits of 1777?",

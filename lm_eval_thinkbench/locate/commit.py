@@ -1110,7 +1110,7 @@ _ASKS_ROUNDING = re.compile(r"(?i)\b(?:to\s+the\s+nearest|round(?:ed)?\b|roundin
 _GOAL_SYNONYMS = {
     "annual": "year", "yearly": "year", "monthly": "month", "weekly": "week", "daily": "day",
     "cost": "money", "spend": "money", "spent": "money", "pay": "money", "paid": "money",
-    "price": "money", "expense": "money",
+    "price": "money", "expense": "money", "amount": "money",
 }  # fmt: skip
 
 
@@ -1127,6 +1127,9 @@ _WEAK_GOAL_WORDS = frozenset(("value", "number", "result", "expression", "answer
 #: Words of a goal that say it gathers what the question counts ("the total number of rings"
 #: for "How many times did the alarm ring in all?"), which its own words need not say.
 _AGGREGATE_GOAL_WORDS = frozenset(("total", "number", "together", "altogether", "combin"))
+#: Prepositions of a span that a goal may say in its own words ("the total over the two years"
+#: for "What's the total amount ... for the two years?").
+_SPAN_WORDS = frozenset(("over", "across", "during", "throughout", "both"))
 
 
 def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> list[_Opener]:
@@ -1142,7 +1145,7 @@ def _goal_openers(reasoning: str, paragraphs: Sequence[Span], asked: Asked) -> l
         if formula:  # "I need to find the value of \\(6x + 5\\)": the question's formula
             named = name_key(formula) in asked.direct
         else:  # "how many apples they both picked together", "the total number of rings"
-            words -= _AGGREGATE_GOAL_WORDS | _AUXILIARIES
+            words -= _AGGREGATE_GOAL_WORDS | _AUXILIARIES | _SPAN_WORDS
             named = bool(words and _as_asked(words) <= context and words - _WEAK_GOAL_WORDS)
         if named:
             at = step_index_at(paragraphs, m.start())
@@ -1232,11 +1235,18 @@ def _conclusions(
         name = " ".join(f"{m['adverb'] or ''} {m['before']} {m['after']}".split())
         said = _MODAL.sub(" ", _IRREGULAR.sub(lambda w: _AS_ASKED[w[0].lower()], name))
         words = content_words(said) - GENERIC - proper
+        if "$" in m[0] and "money" in asked.context:
+            words |= {"money"}  # "Therefore, Johnny has $90." for "How much money did he have"
         # the question's verb, though too common to tell names apart ("Therefore, she gave
         # the cashier $30." for "how much money did she give the cashier?")
         verbs = _DROPPED_VERBS.intersection(said.lower().split()) & stated
-        if len(words) + len(verbs) < 2 or not all(_in_question(w, asked.context) for w in words):
+        if len(words) + len(verbs) < 2:
             continue
+        if not all(_in_question(w, asked.context) for w in words):
+            # "after a year" as the question says it, not as "later" ("How much earlier ...")
+            plain = content_words(_MODAL.sub(" ", name)) - GENERIC - proper
+            if not all(_in_question(_PRESENT.get(w, w), asked.context) for w in plain):
+                continue
         sentence = (m.start(), m.end())
         if any(start <= m.start("value") < end for start, end in taken):
             continue
@@ -1296,16 +1306,18 @@ def _in_question(word: str, question: frozenset[str]) -> bool:
     )
 
 
-#: The past of verbs a word problem asks with ("how much did she give", "she gave").
+#: The past of verbs a word problem asks with ("how much did she give", "she gave"), and the
+#: third person of "have".
 _PRESENT = {
     "gave": "give", "paid": "pay", "spent": "spend", "bought": "buy", "sold": "sell",
     "made": "make", "took": "take", "got": "get", "ate": "eat", "ran": "run", "won": "win",
     "lost": "lose", "drove": "drive", "rode": "ride", "wrote": "write", "saw": "see",
     "had": "have", "found": "find", "kept": "keep", "rang": "ring", "grew": "grow",
     "threw": "throw", "flew": "fly", "built": "build", "sent": "send", "brought": "bring",
-    "caught": "catch", "taught": "teach", "fed": "feed",
+    "caught": "catch", "taught": "teach", "fed": "feed", "has": "have",
 }  # fmt: skip
-#: The question's words for a conclusion's: its verbs in the present, and the time of "she
+#: The question's words for a conclusion's: its verbs in the present ("has" as the question's
+#: "did he have"), and the time of "she
 #: needs to leave 17 minutes before Wayne" for "How much earlier should Bernadette leave?"
 _AS_ASKED = _PRESENT | {"before": "earlier", "after": "later"}
 _IRREGULAR = re.compile(r"(?i)\b(?:" + "|".join(_AS_ASKED) + r")\b")
