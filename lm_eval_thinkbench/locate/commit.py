@@ -1081,6 +1081,8 @@ _INTO = re.compile(
 )
 
 
+#: The verbs of a purpose clause that states a goal ("to find the total", "to figure out").
+_PURPOSE_VERBS = r"(?:find(?:\s+out)?|determine|calculate|figure\s+out)"
 #: The model saying what it computes next ("the question asks for the sum of these values",
 #: "now I need to find the total"): the goal, up to the end of its noun phrase.
 _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at once
@@ -1095,10 +1097,10 @@ _GOAL_NEXT = re.compile(  # the lookahead lets the engine skip most positions at
     # "To find out how many students there are", "So, to get the total number of raspberries",
     # "so to find the total cost"
     r"|(?:(?<=[,.;:!?\n]\s)|(?<=[,.;:!?\n])|(?<![\s\S]))(?:(?:so|and|then),?\s+)?to\s+"
-    r"(?:find(?:\s+out)?|determine|calculate|figure\s+out|get)"
+    rf"(?:{_PURPOSE_VERBS}|get)"
     # or ends a sentence's action: "I need to add those two amounts together to find the total
     # he has now"
-    r"|(?<=\s)to\s+(?:find(?:\s+out)?|determine|calculate|figure\s+out))\s+"
+    rf"|(?<=\s)to\s+{_PURPOSE_VERBS})\s+"
     r"(?:(?P<goal>(?:the\s+)?[A-Za-z][A-Za-z -]{2,90}?)"
     r"(?:\s*(?:\\\((?P<m1>[^()]{1,40}?)\\\)|\$(?P<m2>[^$]{1,40})\$))?"
     r"|(?P<m3>[A-Za-z](?:\s*[-+*/^]\s*[A-Za-z0-9]){1,4}))(?=\s*(?:[.,;:?!]|$))"
