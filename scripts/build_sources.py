@@ -45,12 +45,13 @@ import argparse
 import ast
 import json
 import subprocess
-import sys
 import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from lm_eval_thinkbench.datafiles import json_lines, parse_json, read_records
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO.parent / "shared" / "data"
@@ -328,8 +329,8 @@ Grade = Callable[[str, str], "bool | None"]
 
 
 def _grader(enabled: bool) -> tuple[Callable[[str], str], Grade]:
-    """This project's answer extraction and checker (``score`` None when ``enabled`` is off)."""
-    sys.path.insert(0, str(REPO))
+    """This project's answer extraction and checker (``score`` None when ``enabled`` is off),
+    imported only when a file is rewritten."""
     from lm_eval_thinkbench.math.extract import extract_final_answer
 
     def extract(text: str) -> str:
@@ -371,7 +372,8 @@ def _row(
 
 
 def _tasks(raw: bytes) -> list[dict[str, Any]]:
-    tasks = json.loads(raw).get("tasks")
+    results = parse_json(raw.decode("utf-8"))
+    tasks = results.get("tasks") if isinstance(results, dict) else None
     if not isinstance(tasks, list):
         raise Missing("the results file holds no 'tasks' list")
     return tasks
@@ -422,7 +424,7 @@ def rewrite(
     if source.kind == "thinking_math500":
         if not math500.is_file():
             raise Missing(f"MATH-500 ({math500}) is needed to place the problems and is not there")
-        problems = [json.loads(line) for line in math500.read_text().splitlines() if line.strip()]
+        problems = read_records(math500, "MATH-500 rows (problem, answer)")
         where = {_problem_key(str(p["problem"])): i for i, p in enumerate(problems)}
         found: dict[int, tuple[str, str]] = {}
         for task in _tasks(raw):
@@ -442,12 +444,8 @@ def rewrite(
         return rows
     if source.kind == "deepscaler":
         rows = []
-        for i, line in enumerate(raw.decode().splitlines()):
-            d = json.loads(line)
-
-            def listed(value: Any) -> list[Any]:
-                return ast.literal_eval(value) if isinstance(value, str) else list(value)
-
+        lines = json_lines(raw.splitlines(), Path(source.path), expected="one result per line")
+        for i, (_, d) in enumerate(lines):
             rows.append(
                 {
                     "idx": i,
@@ -460,6 +458,11 @@ def rewrite(
             )
         return rows
     raise ValueError(f"unknown kind {source.kind!r}")
+
+
+def listed(value: Any) -> list[Any]:
+    """A list field, or one written as a Python literal (evaluated as a literal, never run)."""
+    return ast.literal_eval(value) if isinstance(value, str) else list(value)
 
 
 def _write(path: Path, content: list[dict[str, Any]] | bytes) -> int:
@@ -490,6 +493,10 @@ def build(
             content = rewrite(item, raw, math500, grading or (str, lambda gold, pred: None))
         except Missing as exc:
             print(f"not built  {item.name}: {exc}")
+            failed += 1
+            continue
+        except (ValueError, SyntaxError, TypeError, KeyError, RecursionError) as exc:  # malformed
+            print(f"not built  {item.name}: unreadable content ({type(exc).__name__}: {exc})")
             failed += 1
             continue
         rows = _write(out / item.name, content)
