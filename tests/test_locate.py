@@ -3524,8 +3524,8 @@ def test_a_goal_clause_opens_the_chain_after_it(grader, goal, step):
         "Wait, let me recheck: half of 20 is indeed 10.\n\nSo they both picked 30 apples."
     )
     problem = (
-        "Jenna picked half as many apples as her mom. If her mom got 20 apples, how many apples"
-        " did they both pick?"
+        "If Jenna picked half as many apples as her mom and her mom got 20 apples, how many"
+        " apples did they both pick?"
     )
     assert _first(reasoning, "30", grader, problem).step_index == step
 
@@ -4875,7 +4875,7 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         # held-out 47: the question's verb counts though too common to name anything ("she
         # gave the cashier" for "how much money did she give the cashier?")
         (
-            "An adult ticket costs $12 and a child ticket $10. If she received $8 in change, how"
+            "If an adult ticket costs $12, a child ticket $10 and she received $8 in change, how"
             " much money did she give the cashier?",
             "The tickets cost 12 + 10 = 22.\n\nShe got 8 back, so 22 + 8 = 30. Therefore, she "
             "gave the cashier $30.\n\nThe average ticket is 22 / 2 = 11.\n\nSo the answer is 30.",
@@ -4884,7 +4884,7 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         ),
         # twin: a verb the problem does not use is no word of the question
         (
-            "An adult ticket costs $12 and a child ticket $10. If she received $8 in change, how"
+            "If an adult ticket costs $12, a child ticket $10 and she received $8 in change, how"
             " much money did she hand over?",
             "The tickets cost 12 + 10 = 22.\n\nShe got 8 back, so 22 + 8 = 30. Therefore, she "
             "gave the cashier $30.\n\nThe average ticket is 22 / 2 = 11.\n\nSo the answer is 30.",
@@ -4971,8 +4971,8 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         # held-out 94 (QwQ-32B): "would give us the total cost" sets the goal the numbers
         # after it compute
         (
-            "Paul drives twice a day for 14 days. Each morning ride costs $6 and each afternoon"
-            " ride $2. How much money did he spend on driving?",
+            "If Paul drives twice a day for 14 days, each morning ride costing $6 and each"
+            " afternoon ride $2, how much money did he spend on driving?",
             "Each day he spends 6 + 2 = 8 dollars.\n\nMultiplying the daily amount by the days"
             " would give us the total cost.\n\n8 × 14 = 112.\n\nLet me verify: 14 × 8 = 112."
             " Yes.",
@@ -4981,8 +4981,8 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         ),
         # twin: a goal in other words than the question's sets none
         (
-            "Paul drives twice a day for 14 days. Each morning ride costs $6 and each afternoon"
-            " ride $2. How much money did he spend on driving?",
+            "If Paul drives twice a day for 14 days, each morning ride costing $6 and each"
+            " afternoon ride $2, how much money did he spend on driving?",
             "Each day he spends 6 + 2 = 8 dollars.\n\nMultiplying the daily amount by the days"
             " would give us the daily budget.\n\n8 × 14 = 112.\n\nLet me verify: 14 × 8 = "
             "112. Yes.",
@@ -5115,7 +5115,7 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         # held-out 100 (QwQ-32B): "to find" that ends a sentence's action states a goal ("I
         # need to add those two amounts together to find the total he has now")
         (
-            "Ali had $21. Leila gave him half of her $100. How much does Ali have now?",
+            "If Ali had $21 and Leila gave him half of her $100, how much does Ali have now?",
             "Leila gives Ali $50.\n\nNow, Ali originally had $21. If he receives $50 from "
             "Leila, I need to add those two amounts together to find the total he has now. So,"
             " $21 plus $50. So, 21 + 50 equals 71.\n\nWait, let me double-check. Yes, Ali has "
@@ -5125,7 +5125,7 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         ),
         # twin: a goal in other words than the question's sets none
         (
-            "Ali had $21. Leila gave him half of her $100. How much does Ali have now?",
+            "If Ali had $21 and Leila gave him half of her $100, how much does Ali have now?",
             "Leila gives Ali $50.\n\nWe use the gift to find the half of her money. So 21 + 50"
             " = 71.\n\nWait, let me double-check. Yes, Ali has $71 now.",
             "71",
@@ -5134,9 +5134,9 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         # held-out 106 (QwQ-32B): a goal's span in its own words ("the total over the two
         # years" for "... for the two years?")
         (
-            "A company spends $15000 on advertising for a year, and then spends a third of that "
-            "amount on advertising for another year.  What's the total amount the company spent "
-            "on advertising for the two years?",
+            "If a company spends $15000 on advertising for a year, and then a third of that "
+            "amount for another year, what's the total amount the company spent on advertising "
+            "for the two years?",
             "So the second year is $5,000.\n\nNow, to find the total over the two years, I need "
             "to add the first year and the second year's spending together. 15,000 plus 5,000 is"
             " 20,000. So, the total should be $20,000.\n\nLet me double check.",
@@ -5145,9 +5145,9 @@ def test_a_conclusion_in_the_questions_words(grader, conclusion, step):
         ),
         # twin: a span the question does not say sets no goal
         (
-            "A company spends $15000 on advertising for a year, and then spends a third of that "
-            "amount on advertising for another year.  What's the total amount the company spent "
-            "on advertising for the two years?",
+            "If a company spends $15000 on advertising for a year, and then a third of that "
+            "amount for another year, what's the total amount the company spent on advertising "
+            "for the two years?",
             "So the second year is $5,000.\n\nNow, to find the total over the two weeks, I add "
             "them: 15,000 plus 5,000 is 20,000.\n\nLet me double check.",
             "20000",
@@ -5198,8 +5198,8 @@ def test_held_out_readings(grader, problem, reasoning, gold, step):
 )
 def test_a_final_name_in_text_is_words(grader, label, step):
     problem = (
-        "Paul drives twice a day for 14 days. Each morning ride costs $6 and each afternoon ride"
-        " $2. How much money did he spend on driving?"
+        "If Paul drives twice a day for 14 days, each morning ride costing $6 and each afternoon"
+        " ride $2, how much money did he spend on driving?"
     )
     reasoning = (
         "Each day he spends 6 + 2 = 8 dollars.\n\nTotal cost = $8 × 14\n\n8 times 10 is 80, and"
@@ -5351,3 +5351,48 @@ def test_a_question_answered_yes_at_once(answer, question):
     text = f"So, does that mean the horizontal asymptote is at y = 4/3? {answer}"
     last = read(text).claims[-1]
     assert (last.value, "question" in last.flags) == ("4/3", question)
+
+
+_ANNIKA = (
+    "Annika brought $50 to the town fair. She spent half of it on food and snacks, and an"
+    " additional $10 for rides. How much, in dollars, is left?"
+)
+
+
+@pytest.mark.parametrize(
+    ("problem", "line", "step"),
+    [
+        # held-out 86 (QwQ-32B on GSM8K): a word problem's chain of numbers equal to the gold
+        # is its result, though the model re-checks for paragraphs before saying so again
+        # (located 12 steps late by adoption)
+        (_ANNIKA, "So subtracting, 25 - 10 = 15.", 1),
+        # twins: the model rejects the value at once (held-out 52, R1-Distill-Llama-8B)
+        (_ANNIKA, "So 25 - 10 = 15. Wait, that doesn't make sense.", 2),
+        # another chain follows in its sentence (held-out 66: "500*20 is 10,000 and ...")
+        (_ANNIKA, "So 25 - 10 = 15, and 15 + 10 = 25.", 2),
+        # the next chain goes on from it to a new value (held-out 52: "6 times 5 is 30, so
+        # 120 + 30 is 150")
+        (_ANNIKA, "So 25 - 10 = 15.\n\nThen 15 * 2 = 30 tickets.", 3),
+        # a name of another quantity follows ("5 minus 2 is 3. So he has 3 pen pals left.")
+        (_ANNIKA, "So 25 - 10 = 15. So she has 15 tickets left.", 2),
+        # a question is no statement
+        (_ANNIKA, "So 25 - 10 = 15?", 2),
+        # an exercise in one sentence is no word problem: the adoption rule reads it
+        ("How many dollars are left when $10 is spent from half of $50?", "So 25 - 10 = 15.", 2),
+        # nor is a problem with a formula
+        (_ANNIKA.replace("How much", "With $x = 10$, how much"), "So 25 - 10 = 15.", 2),
+    ],
+)
+def test_a_word_problems_chain_of_numbers_is_its_result(grader, problem, line, step):
+    reasoning = (
+        f"Half of 50 is 25.\n\n{line}\n\nWait, let me check again. 50 - 25 = 25, and 25 - 10 ="
+        " 15.\n\nSo the answer is 15."
+    )
+    assert _first(reasoning, "15", grader, problem).step_index == step
+
+
+def test_a_chain_equal_to_a_given_is_no_word_problems_result(grader):
+    """A chain whose value the problem gives restates it: the adoption rule reads it."""
+    problem = "Tom has 3 boxes. Each box holds 5 pens. How many pens does Tom have?"
+    reasoning = "He gave away 2 boxes, so 5 - 2 = 3.\n\nHmm.\n\nSo 3 * 5 = 15."
+    assert _first(reasoning, "3", grader, problem).step_index is None

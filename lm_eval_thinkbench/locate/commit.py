@@ -22,6 +22,16 @@ traces). A claim (``locate.claims``) whose value equals the gold counts when it 
   mean 196 has 9 positive divisors?" after ``3 × 3 = 9``; not for a variable's value), and the
   final box after a closed thought (a thought that ends on its computation, "Finally, adding 1
   to 9,900 results in 9,901.", and leaves the statement to the written solution).
+* in a word problem (a question with no formula, whose answer is not one of its numbers), the
+  result of a chain of numbers (``"computed"``: "$100 - $30 = $70", "23 plus 140 is 163"),
+  unless the computation goes on from it: the next chain, in its paragraph or the next, takes
+  it as an operand and reaches a new value ("6 times 5 is 30, so 120 + 30 is 150"), another
+  chain follows in its sentence ("500*20 is 10,000 and 500*4 is 2,000"), a name of another
+  quantity follows in its paragraph ("5 minus 2 is 3. So he has 3 pen pals left."), or the
+  model rejects it at once ("60 minus 40 is 20. Wait, that doesn't make sense."). A word
+  problem's answer is the last of a few operations on its numbers, and a model that reaches
+  it often re-checks at length before saying so again (QwQ-32B: a dozen paragraphs), so the
+  adoption window would miss it.
 
 It never counts a claim that
 
@@ -253,6 +263,8 @@ def first_commitment(
         numeric=any(_numeric(m) for m in asked.direct),
         operation=_asked_operation(problem, asked.context),
         rewrite=form_task(problem),
+        word_problem=_word_problem(problem, gold),
+        reasoning=reasoning,
         doubts=doubts,
         asides=asides,
         free=free,
@@ -1741,6 +1753,8 @@ def _first_equal(
     openers: Sequence[_Opener] = (),
     numeric: bool = False,
     operation: _Operation | None = None,
+    word_problem: bool = False,
+    reasoning: str = "",
 ) -> Found:
     """Walk the candidates in order, grading lazily; the first that counts (see
     :func:`_prospects`) is the commitment.
@@ -1759,6 +1773,8 @@ def _first_equal(
         asides=asides,
         free=free,
         openers=openers,
+        word_problem=word_problem,
+        reasoning=reasoning,
     )
     viable = [i for i, prospect in enumerate(prospects) if prospect is not None]
     verdicts: dict[str, bool] = {}
@@ -1802,6 +1818,8 @@ def _prospects(
     openers: Sequence[_Opener],
     numeric: bool = False,
     operation: _Operation | None = None,
+    word_problem: bool = False,
+    reasoning: str = "",
 ) -> list[tuple[str, int | None] | None]:
     """For each candidate, what would make it count if its value equals the gold: the rule,
     and the adopter whose value must equal the gold too (rule "adopted"); None when nothing
@@ -1858,6 +1876,15 @@ def _prospects(
         if operation and _combines(candidates, i, operation):
             out[i] = ("computed", None)
             continue
+        if (
+            word_problem
+            and _is_chain(candidate)
+            and not candidate.claim.flags & _SUPPOSED
+            and not _goes_on(candidates, keys, i)
+            and not _rejected_after(reasoning, candidate.claim)
+        ):
+            out[i] = ("computed", None)
+            continue
         names = candidate.claim.names
         named = any(has_letter(n) for n in names)
         # (the last test below holds for no integer gold, whatever the names: not read then)
@@ -1891,6 +1918,85 @@ def _prospects(
             continue  # the model computed something else before adopting: not its result
         out[i] = ("adopted", adopter)
     return out
+
+
+def _word_problem(problem: str | None, gold: str) -> bool:
+    """Whether ``problem`` is a word problem: a story told before its question (two sentences
+    at least; "What is the sum of 1000 and 1?" is an exercise), no formula in it (no LaTeX
+    command, no math between dollar signs, no ``=``, ``^``, ``_`` or braces; a price's "$50"
+    is no math), and an answer that is none of its numbers (a chain equal to a given only
+    restates it)."""
+    if not problem or _FORMULA.search(problem) or len(_SENTENCE_CLOSE.findall(problem)) < 2:
+        return False
+    return gold.strip().replace(",", "") not in _WHOLE.findall(problem.replace(",", ""))
+
+
+#: A formula in a problem: a LaTeX command, a dollar sign that opens math (not a price), a
+#: relation, a power, an index or a group.
+_FORMULA = re.compile(r"\\|\$[^$\d]|[=^_{}]")
+_WHOLE = re.compile(r"\d+(?:\.\d+)?")
+#: Flags under which a chain is supposed, not computed: "if Toni has 16, then 16 - 7 = 9?".
+_SUPPOSED = frozenset(("question", "hypothesis"))
+#: An operation between two numbers, as a chain's key has it: ``100-30``, ``23+140``.
+_NUMBER_OPERATION = re.compile(r"\d\s*[-+*/×÷]\s*\(?\d")
+
+
+def _is_chain(candidate: _Candidate) -> bool:
+    """Whether the candidate is a chain of numbers: named by an operation on numbers only
+    ("23 plus 140 is 163" is named ``23 + 140``), no word of its own."""
+    names = candidate.claim.names
+    return (
+        bool(names)
+        and not any(has_letter(n) for n in names)
+        and bool(_NUMBER_OPERATION.search(name_key(names[0])))
+    )
+
+
+def _goes_on(candidates: Sequence[_Candidate], keys: Sequence[str], i: int) -> bool:
+    """Whether the computation goes on from the chain ``candidates[i]`` (see the module
+    docstring): another chain follows in its sentence, a name of another quantity for its
+    value follows in its paragraph, or the next chain (in its paragraph or the next) takes its
+    value as an operand and reaches a value not stated before (a check, "10 times 30 is 300"
+    after "300 ÷ 10 is 30", reaches a known one)."""
+    chain, key = candidates[i], keys[i]
+    seen = set(keys[: i + 1])
+    for j in range(i + 1, len(candidates)):
+        other = candidates[j]
+        if other.paragraph - chain.paragraph > 1:
+            return False
+        operation = other.claim.names and _NUMBER_OPERATION.search(name_key(other.claim.names[0]))
+        if operation:  # a computation, named in words or not ("15 * 2 = 30 tickets")
+            if other.claim.sentence == chain.claim.sentence and keys[j] != key:
+                return True
+            operands = _WHOLE.findall(operation.string.replace(",", ""))
+            return key in operands and keys[j] not in seen
+        if (
+            other.paragraph == chain.paragraph
+            and keys[j] == key
+            and other.kind == "open"
+            and "question" not in other.claim.flags
+            and any(has_letter(n) for n in other.claim.names)
+        ):
+            return True
+        seen.add(keys[j])
+    return False
+
+
+def _rejected_after(reasoning: str, claim: Claim) -> bool:
+    """Whether the model rejects the value at once: in the rest of its sentence or the next
+    ("60 minus 40 is 20. Wait, that doesn't make sense.")."""
+    end = claim.sentence[1]
+    after = _SENTENCE_CLOSE.search(reasoning, end, end + 300)
+    return bool(_REJECTED.search(reasoning, claim.end, after.end() if after else end + 300))
+
+
+_SENTENCE_CLOSE = re.compile(r"[.!?](?:\s|$)")
+#: A model rejecting what it just computed.
+_REJECTED = re.compile(
+    r"(?i)\b(?:(?:that|this|it)\s+(?:doesn't|does\s+not|can't|cannot)\s+(?:make\s+sense|be\b)"
+    r"|(?:that|this)(?:'s|\s+is)\s+(?:not\s+(?:right|correct|possible)|wrong|impossible)"
+    r"|i\s+(?:must\s+have\s+)?(?:messed\s+up|made\s+(?:a|an)\s+(?:mistake|error)))"
+)
 
 
 def _positions_by_key(marks: Sequence[tuple[int, str]]) -> dict[str, list[int]]:
