@@ -5396,3 +5396,51 @@ def test_a_chain_equal_to_a_given_is_no_word_problems_result(grader):
     problem = "Tom has 3 boxes. Each box holds 5 pens. How many pens does Tom have?"
     reasoning = "He gave away 2 boxes, so 5 - 2 = 3.\n\nHmm.\n\nSo 3 * 5 = 15."
     assert _first(reasoning, "3", grader, problem).step_index is None
+
+
+@pytest.mark.parametrize(
+    ("line", "step"),
+    [
+        # held-out 86 (QwQ-32B): a conclusion in the question's words, "$" its dollars and
+        # "has" the possession it says nothing of ("So she has $15 left." for "How much, in
+        # dollars, is left?")
+        ("So she has $15 left.", 1),
+        # twin: words the question does not ask
+        ("So she has $15 in her bag.", 4),
+        # held-out 110 (QwQ-32B): a sum said as its total ("That adds up to $50.00.")
+        ("So, $11 plus $4. That adds up to $15.", 1),
+        # twin: the total of another quantity
+        ("So, $11 plus $4. That amounts to $15 tickets.", 4),
+        # held-out 110 (QwQ-32B): a chain named by what it does to numbers ("we need to add
+        # that $10 to the remaining $11. That would be $11 + $10 = $21.")
+        ("So we need to add that 4 to the remaining 11. That would be $11 + $4 = $15.", 1),
+        # twin: a chain named by a quantity
+        ("So the food cost is $11 + $4 = $15.", 4),
+    ],
+)
+def test_a_word_problems_statements_in_its_own_words(grader, line, step):
+    reasoning = (
+        f"Half of 50 is 25.\n\n{line}\n\nWait, let me check again. 50 - 25 = 25.\n\nThen 25 -"
+        " 10 = 15 and 15 + 1 = 16.\n\nSo the answer is 15."
+    )
+    assert _first(reasoning, "15", grader, _ANNIKA).step_index == step
+
+
+@pytest.mark.parametrize(
+    ("sentence", "value", "name"),
+    [
+        # held-out 78 and 108 (R1-Distill-Llama-8B): "totals to" links like "totals"
+        ("This totals to 98 pens.", "98", "number of pens"),
+        ("So 35 plus 15 totals 50.", "50", "35 + 15"),
+        # a modal before "leave her with" is no subject
+        ("Paying 10 would leave her with $15.", "15", "Paying 10"),
+        # "sum" and "amount" as nouns name a value, they link none
+        ("The sum to infinity is 2.", "2", "The sum to infinity"),
+        ("The amount to pay is 7.", "7", "The amount to pay"),
+    ],
+)
+def test_totals_and_what_is_left_link(sentence, value, name):
+    claims = read(sentence, frozenset(), frozenset()).claims
+    assert [(c.value, c.names[:1]) for c in claims if "mention" not in c.flags] == [
+        (value, (name,))
+    ]

@@ -183,7 +183,11 @@ _LINK_WORDS = (
     *(rf"{modal}\s+{_MODAL_ADVERB}equal\b" for modal in ("should", "would", "must", "will")),
     r"has\s+to\s+be", r"could\s+be", r"might\s+be", r"can\s+be", r"is\s+written\s+as", "is",
     "are", "was", "were",
-    "becomes", "become", r"totall?ing", r"for\s+a\s+total\s+of", r"simplifies\s+to",
+    "becomes", "become", r"totall?ing", r"totals(?:\s+to)?", r"for\s+a\s+total\s+of",
+    r"simplifies\s+to",
+    # a sum said as its total: "$35.00 plus $15.00 adds up to $50.00" (verbs only: "the sum
+    # to infinity", "the amount to pay" are names)
+    r"adds?\s+up\s+to", r"sums\s+(?:up\s+)?to", r"amounts\s+to",
     r"simplify\s+to", r"reduces\s+to", r"evaluates\s+to", r"comes\s+out\s+to", r"comes\s+to",
     r"works\s+out\s+to", r"turns\s+out\s+to\s+be", r"results\s+in", r"resulting\s+in",
     r"corresponds\s+to",
@@ -192,7 +196,9 @@ _LINK_WORDS = (
     # a result handed to someone: "gives each child 2 chocolate bars", "giving a difference of
     # $100", "leaving him with 250 minutes" (not "leaves" alone: a book's leaves)
     rf"gives\s+{_RECEIVER}", rf"giving(?:\s+{_RECEIVER}|\s+us|\s+me)?",
-    rf"leaving(?:\s+(?:{_RECEIVER}|us|me))?(?:\s+with)?", rf"leaves\s+(?:{_RECEIVER}|us|me)\s+with",
+    rf"leaving(?:\s+(?:{_RECEIVER}|us|me))?(?:\s+with)?",
+    rf"leaves?\s+(?:{_RECEIVER}|us|me)\s+with",
+    *(rf"{modal}\s+leave\s+(?:{_RECEIVER}|us|me)\s+with" for modal in ("would", "will", "should")),
     "gives", "give", "yields", "makes", "get", "gets", "got", "obtain",
     # "after combining like terms, I have 2k + 2": "have" links only after "I" or "we", before
     # a number or formula ("We have Navin from Mauritius making ...": no value), and not

@@ -1249,8 +1249,11 @@ def _conclusions(
         name = " ".join(f"{m['adverb'] or ''} {m['before']} {m['after']}".split())
         said = _MODAL.sub(" ", _IRREGULAR.sub(lambda w: _AS_ASKED[w[0].lower()], name))
         words = content_words(said) - GENERIC - proper
-        if "$" in m[0] and "money" in asked.context:
-            words |= {"money"}  # "Therefore, Johnny has $90." for "How much money did he have"
+        if "have" not in asked.context:  # "So she has $15 left." for "How much is left?"
+            words -= _HAVE
+        if "$" in m[0]:  # "Therefore, Johnny has $90." for "How much money did he have", "So
+            # she has $15 left." for "How much, in dollars, is left?": "$" says both
+            words |= _DOLLAR_WORDS & asked.context
         # the question's verb, though too common to tell names apart ("Therefore, she gave
         # the cashier $30." for "how much money did she give the cashier?")
         verbs = _DROPPED_VERBS.intersection(said.lower().split()) & stated
@@ -1258,7 +1261,7 @@ def _conclusions(
             continue
         if not all(_in_question(w, asked.context) for w in words):
             # "after a year" as the question says it, not as "later" ("How much earlier ...")
-            plain = content_words(_MODAL.sub(" ", name)) - GENERIC - proper
+            plain = content_words(_MODAL.sub(" ", name)) - GENERIC - proper - _HAVE
             if not all(_in_question(_PRESENT.get(w, w), asked.context) for w in plain):
                 continue
         sentence = (m.start(), m.end())
@@ -1278,6 +1281,12 @@ def _conclusions(
             )
         )
     return out
+
+
+#: "have" as a conclusion says it (read as the question's verb when the question has it).
+_HAVE = frozenset(("have", "has", "had"))
+#: The question's words that a dollar sign says.
+_DOLLAR_WORDS = frozenset(("money", "dollar"))
 
 
 def _superlatives(reasoning: str, gold: str, problem: str) -> list[Claim]:
@@ -1939,16 +1948,25 @@ _WHOLE = re.compile(r"\d+(?:\.\d+)?")
 _SUPPOSED = frozenset(("question", "hypothesis"))
 #: An operation between two numbers, as a chain's key has it: ``100-30``, ``23+140``.
 _NUMBER_OPERATION = re.compile(r"\d\s*[-+*/×÷]\s*\(?\d")
+#: Words that say what a computation does to numbers ("add that 10 to the remaining 11"),
+#: unlike a quantity's name ("Ch - 75 - 60", "Cost").
+_DOES_ARITHMETIC = re.compile(
+    r"(?i)\b(?:add(?:ing|ed|s)?|subtract(?:ing|ed|s)?|multipl(?:y|ying|ied|ies)|divid(?:e|ing|ed|es)"
+    r"|plus|minus|times)\b(?=[^\d]{0,40}\d)"
+)
 
 
 def _is_chain(candidate: _Candidate) -> bool:
-    """Whether the candidate is a chain of numbers: named by an operation on numbers only
-    ("23 plus 140 is 163" is named ``23 + 140``), no word of its own."""
+    """Whether the candidate is a chain of numbers: named by an operation on numbers ("23 plus
+    140 is 163" is named ``23 + 140``), and in words at most by what it does to them ("we
+    need to add that 10 to the remaining 11. That would be $11 + $10 = $21."), not by a
+    quantity's name ("Cost = 200 * 150", ``Ch - 75 - 60 + 15 = 110``)."""
     names = candidate.claim.names
+    formulas = [n for n in names if not has_letter(n)]
     return (
-        bool(names)
-        and not any(has_letter(n) for n in names)
-        and bool(_NUMBER_OPERATION.search(name_key(names[0])))
+        bool(formulas)
+        and bool(_NUMBER_OPERATION.search(name_key(formulas[-1])))
+        and all(_DOES_ARITHMETIC.search(n) for n in names if has_letter(n))
     )
 
 
