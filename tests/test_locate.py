@@ -5375,6 +5375,9 @@ _ANNIKA = (
         (_ANNIKA, "So 25 - 10 = 15.\n\nThen 15 * 2 = 30 tickets.", 3),
         # a name of another quantity follows ("5 minus 2 is 3. So he has 3 pen pals left.")
         (_ANNIKA, "So 25 - 10 = 15. So she has 15 tickets left.", 2),
+        # but not words for what the computation did (held-out 94, QwQ-32B: "50 plus 80 is
+        # 130. So, adding those together gives $130.")
+        (_ANNIKA, "So 25 - 10 = 15. So, subtracting those gives $15.", 1),
         # a question is no statement
         (_ANNIKA, "So 25 - 10 = 15?", 2),
         # an exercise in one sentence is no word problem: the adoption rule reads it

@@ -1948,12 +1948,14 @@ _WHOLE = re.compile(r"\d+(?:\.\d+)?")
 _SUPPOSED = frozenset(("question", "hypothesis"))
 #: An operation between two numbers, as a chain's key has it: ``100-30``, ``23+140``.
 _NUMBER_OPERATION = re.compile(r"\d\s*[-+*/×÷]\s*\(?\d")
-#: Words that say what a computation does to numbers ("add that 10 to the remaining 11"),
-#: unlike a quantity's name ("Ch - 75 - 60", "Cost").
-_DOES_ARITHMETIC = re.compile(
+#: A word that says what a computation does ("adding those together gives $130"), unlike a
+#: quantity's name ("Ch - 75 - 60", "Cost").
+_ARITHMETIC_WORD = re.compile(
     r"(?i)\b(?:add(?:ing|ed|s)?|subtract(?:ing|ed|s)?|multipl(?:y|ying|ied|ies)|divid(?:e|ing|ed|es)"
-    r"|plus|minus|times)\b(?=[^\d]{0,40}\d)"
+    r"|plus|minus|times)\b"
 )
+#: The same, on numbers ("add that 10 to the remaining 11").
+_DOES_ARITHMETIC = re.compile(_ARITHMETIC_WORD.pattern + r"(?=[^\d]{0,40}\d)")
 
 
 def _is_chain(candidate: _Candidate) -> bool:
@@ -1973,7 +1975,8 @@ def _is_chain(candidate: _Candidate) -> bool:
 def _goes_on(candidates: Sequence[_Candidate], keys: Sequence[str], i: int) -> bool:
     """Whether the computation goes on from the chain ``candidates[i]`` (see the module
     docstring): another chain follows in its sentence, a name of another quantity for its
-    value follows in its paragraph, or the next chain (in its paragraph or the next) takes its
+    value follows in its paragraph (not one that says what the computation did, "adding those
+    together gives $130"), or the next chain (in its paragraph or the next) takes its
     value as an operand and reaches a value not stated before (a check, "10 times 30 is 300"
     after "300 ÷ 10 is 30", reaches a known one)."""
     chain, key = candidates[i], keys[i]
@@ -1993,7 +1996,7 @@ def _goes_on(candidates: Sequence[_Candidate], keys: Sequence[str], i: int) -> b
             and keys[j] == key
             and other.kind == "open"
             and "question" not in other.claim.flags
-            and any(has_letter(n) for n in other.claim.names)
+            and any(has_letter(n) and not _ARITHMETIC_WORD.search(n) for n in other.claim.names)
         ):
             return True
         seen.add(keys[j])
