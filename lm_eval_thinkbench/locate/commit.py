@@ -22,8 +22,9 @@ traces). A claim (``locate.claims``) whose value equals the gold counts when it 
   mean 196 has 9 positive divisors?" after ``3 × 3 = 9``; not for a variable's value), and the
   final box after a closed thought (a thought that ends on its computation, "Finally, adding 1
   to 9,900 results in 9,901.", and leaves the statement to the written solution).
-* in a word problem (a question with no formula, whose answer is not one of its numbers), the
-  result of a chain of numbers (``"computed"``: "$100 - $30 = $70", "23 plus 140 is 163"),
+* in a word problem (a story before its question, no formula, an answer that is none of its
+  numbers), the result of a chain of numbers (``"computed"``: "$100 - $30 = $70", "23 plus 140
+  is 163", "we need to add that $10 to the remaining $11. That would be $11 + $10 = $21."),
   unless the computation goes on from it: the next chain, in its paragraph or the next, takes
   it as an operand and reaches a new value ("6 times 5 is 30, so 120 + 30 is 150"), another
   chain follows in its sentence ("500*20 is 10,000 and 500*4 is 2,000"), a name of another
@@ -56,7 +57,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import islice
@@ -1868,6 +1869,10 @@ def _prospects(
     # the asked quantity set to a computation of numbers still to be done ("Change = $20 −
     # $10"): what states its value next is that computation's result, no adoption
     pending = [o.start for o in openers if o.key and not has_letter(o.key)]
+    first_stated: dict[str, int] = {}
+    if word_problem:
+        for j, key in enumerate(keys):
+            first_stated.setdefault(key, j)
 
     out: list[tuple[str, int | None] | None] = []
     for i, candidate in enumerate(candidates):
@@ -1889,7 +1894,7 @@ def _prospects(
             word_problem
             and _is_chain(candidate)
             and not candidate.claim.flags & _SUPPOSED
-            and not _goes_on(candidates, keys, i)
+            and not _goes_on(candidates, keys, first_stated, i)
             and not _rejected_after(reasoning, candidate.claim)
         ):
             out[i] = ("computed", None)
@@ -1972,15 +1977,17 @@ def _is_chain(candidate: _Candidate) -> bool:
     )
 
 
-def _goes_on(candidates: Sequence[_Candidate], keys: Sequence[str], i: int) -> bool:
+def _goes_on(
+    candidates: Sequence[_Candidate], keys: Sequence[str], first: Mapping[str, int], i: int
+) -> bool:
     """Whether the computation goes on from the chain ``candidates[i]`` (see the module
     docstring): another chain follows in its sentence, a name of another quantity for its
     value follows in its paragraph (not one that says what the computation did, "adding those
     together gives $130"), or the next chain (in its paragraph or the next) takes its
     value as an operand and reaches a value not stated before (a check, "10 times 30 is 300"
-    after "300 ÷ 10 is 30", reaches a known one)."""
+    after "300 ÷ 10 is 30", reaches a known one). ``first``: where each key is first stated,
+    so that each chain reads only the candidates up to the next paragraph's end."""
     chain, key = candidates[i], keys[i]
-    seen = set(keys[: i + 1])
     for j in range(i + 1, len(candidates)):
         other = candidates[j]
         if other.paragraph - chain.paragraph > 1:
@@ -1990,7 +1997,7 @@ def _goes_on(candidates: Sequence[_Candidate], keys: Sequence[str], i: int) -> b
             if other.claim.sentence == chain.claim.sentence and keys[j] != key:
                 return True
             operands = _WHOLE.findall(operation.string.replace(",", ""))
-            return key in operands and keys[j] not in seen
+            return key in operands and first[keys[j]] == j
         if (
             other.paragraph == chain.paragraph
             and keys[j] == key
@@ -1999,7 +2006,6 @@ def _goes_on(candidates: Sequence[_Candidate], keys: Sequence[str], i: int) -> b
             and any(has_letter(n) and not _ARITHMETIC_WORD.search(n) for n in other.claim.names)
         ):
             return True
-        seen.add(keys[j])
     return False
 
 
