@@ -5447,3 +5447,21 @@ def test_totals_and_what_is_left_link(sentence, value, name):
     assert [(c.value, c.names[:1]) for c in claims if "mention" not in c.flags] == [
         (value, (name,))
     ]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claims"),
+    [
+        # held-out 114 (QwQ-32B): a pause between a link and its value ("8 (from chihuahuas) +
+        # 15 (from collies) equals... 23 pounds total.") ended the sentence and left the link
+        # open
+        ("So 8 + 15 equals... 23.", [("23", "8 + 15")]),
+        ("So, 4 times 3 is… 12.", [("12", "4 * 3")]),
+        # twins: an ellipsis before words still ends a sentence, and one after no link is kept
+        ("Half of 50 is... let me see. Half of 50 is 25.", [("25", "Half of 50")]),
+        ("Wait... 12 is the total.", [("12", "the total")]),
+    ],
+)
+def test_a_pause_before_a_value_is_read_through(sentence, claims):
+    read_claims = read(sentence, frozenset(), frozenset()).claims
+    assert [(c.value, c.names[0]) for c in read_claims if "mention" not in c.flags] == claims

@@ -450,6 +450,8 @@ def read(
             text = _BOLD.sub(_unbold, text)
         # "* Therefore, *f(2) = 5*.", "*x* = 3125": math in emphasis, read without the stars
         text = _EMPHASIS.sub(lambda m: f" {m[1]} ", text)
+    if ".." in text or "…" in text:  # "8 + 15 equals... 23": a pause, read as a space
+        text = _HESITATION.sub(lambda m: " " * len(m[0]), text)
     spans = math_spans(text)
     cut = _sentences(text, spans)
     folded = _folded(text)
@@ -1003,6 +1005,17 @@ def _union(spans: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             out.append((start, end))
     return out
+
+
+#: An ellipsis between a link and the value it gives, on one line: "equals... 23", "is… 12"
+#: (QwQ-32B pausing before a result; read, it ended the sentence and left the link open).
+_HESITATION = re.compile(
+    r"(?<=\b(?:is|be|to))(?:\.{2,}|…)(?=[ \t]+\$?-?\d)"
+    r"|(?<=\b(?:are|was|get))(?:\.{2,}|…)(?=[ \t]+\$?-?\d)"
+    r"|(?<=\b(?:gets|give|make))(?:\.{2,}|…)(?=[ \t]+\$?-?\d)"
+    r"|(?<=\b(?:gives|makes|equal))(?:\.{2,}|…)(?=[ \t]+\$?-?\d)"
+    r"|(?<=\bequals)(?:\.{2,}|…)(?=[ \t]+\$?-?\d)"
+)
 
 
 def _sentences(text: str, spans: list[MathSpan]) -> list[tuple[int, int]]:
